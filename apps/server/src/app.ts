@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import { registerAuth } from './http/auth.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { AppError, forbidden } from './http/errors.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+}
+
+const REDACTED = '[redacted]';
+
+/** Drops secrets that travel in URLs (media signatures) before a URL reaches the logs. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&](?:sig|token|signature|X-Amz-Signature|X-Amz-Credential)=)[^&]*/gi, `$1${REDACTED}`);
+}
+
+/** Builds the Fastify app: plugins, error handler and every module, registered explicitly. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'body.login.password',
+          'body.user.password',
+          '*.password',
+          '*.token',
+        ],
+        censor: REDACTED,
+      },
+      serializers: {
+        req: (req: { method: string; url: string; ip?: string }) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          ip: req.ip,
+        }),
+      },
+    },
+    genReqId: () => randomUUID(),
+    trustProxy: config.trustProxy,
+    bodyLimit: 256 * 1024,
+    requestTimeout: 300_000,
+    connectionTimeout: 310_000,
+    keepAliveTimeout: 10_000,
+    // A HEAD request must never reach the spec's state-changing GETs.
+    exposeHeadRoutes: false,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+  registerSecurityHeaders(app, config);
+
+  // The SPA is same-origin; a cross-site request to the API is never legitimate.
+  app.addHook('onRequest', async (request) => {
+    if (request.url.startsWith('/api') && request.headers['sec-fetch-site'] === 'cross-site') {
+      throw forbidden('Cross-site requests are not allowed.');
+    }
+  });
+  registerAuth(app, deps);
+
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: 'Sitelog API', version: '1.0.0' } },
+    transform: jsonSchemaTransform,
+  });
+  app.get('/api/docs', { config: { access: 'public' } }, async () => app.swagger());
+
+  healthRoutes(app, deps);
+  authRoutes(app, deps);
+
+  await registerWebApp(app, config);
+  return app;
+}
+
+/** Serves the built SPA (production) with history fallback; `/api` misses stay JSON 404s. */
+async function registerWebApp(app: FastifyInstance, config: Config): Promise<void> {
+  const dist = config.webDistDir;
+  const hasWeb = dist !== null && existsSync(path.join(dist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: dist,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, file) => {
+        const immutable = file.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler(async (request, reply) => {
+    const isPage =
+      hasWeb &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !request.url.startsWith('/api') &&
+      !request.url.startsWith('/media');
+    if (!isPage) throw new AppError(404, 'not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`);
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

@@ -1,0 +1,86 @@
+import SQLite from 'better-sqlite3';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteDialect,
+  sql,
+  type Migration,
+  type MigrationProvider,
+} from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import * as m01 from './migrations/2026-11-22-01-users-sessions.js';
+import * as m02 from './migrations/2026-11-22-02-projects-uploads.js';
+import type { DB } from './schema.js';
+
+export type Database = Kysely<DB>;
+
+// PostgreSQL answers bigint (count(*), sum) as text; our counts fit in a JS number.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+
+const migrations: Record<string, Migration> = {
+  '2026-11-22-01-users-sessions': m01,
+  '2026-11-22-02-projects-uploads': m02,
+};
+
+const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
+
+/** Opens the configured database: SQLite (WAL, foreign keys, busy timeout) or PostgreSQL. */
+export function createDatabase(database: Config['database']): Database {
+  if (database.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  }
+  const sqlite = new SQLite(database.file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any database shape
+export function isSqlite(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof SqliteAdapter;
+}
+
+/** Applies every pending migration; throws with the failing migration's error. */
+export async function migrateToLatest(db: Database): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`, { cause: error });
+  }
+}
+
+/**
+ * Runs `fn` in a write transaction. On SQLite it is `BEGIN IMMEDIATE`, so the write lock is
+ * taken up front and concurrent writers wait (busy_timeout) instead of failing mid-transaction.
+ */
+export async function writeTransaction<T>(db: Database, fn: (trx: Database) => Promise<T>): Promise<T> {
+  if (!isSqlite(db)) return db.transaction().execute(fn);
+  return db.connection().execute(async (conn) => {
+    await sql`begin immediate`.execute(conn);
+    try {
+      const result = await fn(conn);
+      await sql`commit`.execute(conn);
+      return result;
+    } catch (err) {
+      await sql`rollback`.execute(conn);
+      throw err;
+    }
+  });
+}
+
+/** True when a database error is a unique-constraint violation (either dialect). */
+export function isUniqueViolation(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const code = (err as { code?: unknown }).code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+export const nowIso = () => new Date().toISOString();

@@ -1,0 +1,102 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Table types. Timestamps are ISO-8601 UTC text (sortable, identical on SQLite and PostgreSQL);
+ * booleans are 0/1 integers for the same reason.
+ */
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  firstname: string;
+  lastname: string;
+  password_hash: string;
+  is_admin: number;
+  is_active: number;
+  projects_count: Generated<number>;
+  uploads_count: Generated<number>;
+  created_at: string;
+  updated_at: string;
+  deactivated_at: string | null;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export interface LoginFailuresTable {
+  key: string;
+  window_start: string;
+  count: number;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface ProjectsTable {
+  id: Generated<number>;
+  name: string;
+  location: string;
+  latitude: number | null;
+  longitude: number | null;
+  description: string;
+  creator_id: number;
+  uploads_count: Generated<number>;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProjectMarksTable {
+  user_id: number;
+  project_id: number;
+  created_at: string;
+}
+
+export interface UploadsTable {
+  id: Generated<number>;
+  project_id: number;
+  creator_id: number;
+  name: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+  preview_key: string;
+  formatted_key: string;
+  original_key: string;
+  original_type: string;
+  original_bytes: number;
+  formatted_width: number;
+  formatted_height: number;
+  preview_width: number;
+  preview_height: number;
+  captured_at: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  camera: string | null;
+}
+
+export interface DB {
+  users: UsersTable;
+  sessions: SessionsTable;
+  login_failures: LoginFailuresTable;
+  settings: SettingsTable;
+  projects: ProjectsTable;
+  project_bookmarks: ProjectMarksTable;
+  project_follows: ProjectMarksTable;
+  uploads: UploadsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUserRow = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type ProjectRowDb = Selectable<ProjectsTable>;
+export type UploadRowDb = Selectable<UploadsTable>;

@@ -1,0 +1,50 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { AppError } from './errors.js';
+
+function describeZodPath(path: string): string {
+  return path.replace(/^\//, '').replaceAll('/', '.') || 'body';
+}
+
+/**
+ * The one place errors become responses: `{ message, code, requestId }` (+ `details` on 400).
+ * Unknown errors are logged and answered with a generic 500, never a stack trace.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
+    const requestId = request.id;
+    if (err instanceof AppError) {
+      void reply.headers(err.headers);
+      return reply.status(err.statusCode).send({ message: err.message, code: err.code, requestId });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const details = err.validation.map((v) => ({
+        path: describeZodPath(v.instancePath),
+        message: v.message ?? 'Invalid value.',
+      }));
+      const first = details[0];
+      const message = first ? first.message : 'The request is not valid.';
+      return reply.status(400).send({ message, code: 'validation_failed', requestId, details });
+    }
+    if (isResponseSerializationError(err)) {
+      request.log.error({ err }, 'response did not match its schema');
+      return reply.status(500).send({ message: 'Something went wrong on our side.', code: 'internal', requestId });
+    }
+    const status = 'statusCode' in err && typeof err.statusCode === 'number' ? err.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      const code = 'code' in err && typeof err.code === 'string' ? err.code : 'bad_request';
+      return reply.status(status).send({ message: friendlyClientError(err, status), code: code.toLowerCase(), requestId });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ message: 'Something went wrong on our side.', code: 'internal', requestId });
+  });
+}
+
+function friendlyClientError(err: Error, status: number): string {
+  const code = 'code' in err ? String(err.code) : '';
+  if (status === 413 || code === 'FST_ERR_CTP_BODY_TOO_LARGE') return 'The request is too large.';
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return 'That content type is not supported here.';
+  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'The request body is empty.';
+  if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.name === 'SyntaxError') return 'The request body is not valid JSON.';
+  return err.message;
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+
+/** Content-Security-Policy for the SPA: no inline scripts, no framing. */
+export function pageCsp(config: Config): string {
+  const imgSources = ["'self'", 'data:', 'blob:'];
+  const scriptSources = ["'self'"];
+  const connectSources = ["'self'"];
+  if (config.storage.kind === 's3' && config.storage.endpoint) imgSources.push(new URL(config.storage.endpoint).origin);
+  else if (config.storage.kind === 's3') imgSources.push('https://*.amazonaws.com');
+  if (config.googleMapsKey) {
+    scriptSources.push('https://maps.googleapis.com');
+    connectSources.push('https://maps.googleapis.com');
+    imgSources.push('https://maps.gstatic.com', 'https://maps.googleapis.com');
+  }
+  return [
+    "default-src 'self'",
+    `script-src ${scriptSources.join(' ')}`,
+    // MUI (emotion) injects <style> elements at run time.
+    "style-src 'self' 'unsafe-inline'",
+    `img-src ${imgSources.join(' ')}`,
+    "font-src 'self' data:",
+    `connect-src ${connectSources.join(' ')}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** Media gets a CSP that forbids everything active, so a stored file can never run script. */
+export const MEDIA_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox";
+
+/** Strict headers on every response; `/api` answers are never cached. */
+export function registerSecurityHeaders(app: FastifyInstance, config: Config): void {
+  const csp = pageCsp(config);
+  app.addHook('onSend', async (request, reply, payload) => {
+    void reply.header('x-content-type-options', 'nosniff');
+    void reply.header('referrer-policy', 'no-referrer');
+    void reply.header('x-frame-options', 'DENY');
+    void reply.header('cross-origin-opener-policy', 'same-origin');
+    void reply.header('cross-origin-resource-policy', 'same-origin');
+    void reply.header('permissions-policy', 'camera=(self), geolocation=(self), microphone=()');
+    if (!reply.hasHeader('content-security-policy')) void reply.header('content-security-policy', csp);
+    if (request.url.startsWith('/api')) void reply.header('cache-control', 'no-store');
+    return payload;
+  });
+}

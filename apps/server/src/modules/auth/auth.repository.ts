@@ -1,0 +1,133 @@
+import type { Database } from '../../db/database.js';
+
+const sessionUserColumns = [
+  'sessions.id as session_id',
+  'sessions.last_seen_at',
+  'sessions.expires_at',
+  'sessions.revoked_at',
+  'users.id',
+  'users.email',
+  'users.firstname',
+  'users.lastname',
+  'users.is_admin',
+  'users.is_active',
+] as const;
+
+export function findUserByEmail(db: Database, email: string) {
+  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export async function insertSession(
+  db: Database,
+  values: { tokenHash: string; userId: number; now: string; expiresAt: string },
+): Promise<void> {
+  await db
+    .insertInto('sessions')
+    .values({
+      token_hash: values.tokenHash,
+      user_id: values.userId,
+      created_at: values.now,
+      last_seen_at: values.now,
+      expires_at: values.expiresAt,
+    })
+    .execute();
+}
+
+export function findSessionWithUser(db: Database, tokenHash: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select(sessionUserColumns)
+    .where('sessions.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+export function findSessionState(db: Database, sessionId: number) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select(['sessions.revoked_at', 'sessions.expires_at', 'users.is_active'])
+    .where('sessions.id', '=', sessionId)
+    .executeTakeFirst();
+}
+
+export async function touchSession(db: Database, sessionId: number, now: string): Promise<void> {
+  await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', sessionId).execute();
+}
+
+export async function revokeSession(db: Database, sessionId: number, now: string): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** Revokes every live session of a user (deactivation). */
+export async function revokeUserSessions(db: Database, userId: number, now: string): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** Deletes sessions that can never be used again. */
+export async function deleteDeadSessions(db: Database, olderThan: string): Promise<void> {
+  await db
+    .deleteFrom('sessions')
+    .where((eb) => eb.or([eb('expires_at', '<', olderThan), eb('revoked_at', '<', olderThan)]))
+    .execute();
+}
+
+export function findLoginFailures(db: Database, keys: string[]) {
+  return db.selectFrom('login_failures').selectAll().where('key', 'in', keys).execute();
+}
+
+/** Counts one failure for `key` in a fixed window starting at its first failure. */
+export async function recordLoginFailure(
+  db: Database,
+  key: string,
+  now: string,
+  windowStartedBefore: string,
+): Promise<void> {
+  await db
+    .insertInto('login_failures')
+    .values({ key, window_start: now, count: 1 })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet((eb) => ({
+        count: eb
+          .case()
+          .when('login_failures.window_start', '<', windowStartedBefore)
+          .then(1)
+          .else(eb('login_failures.count', '+', 1))
+          .end(),
+        window_start: eb
+          .case()
+          .when('login_failures.window_start', '<', windowStartedBefore)
+          .then(now)
+          .else(eb.ref('login_failures.window_start'))
+          .end(),
+      })),
+    )
+    .execute();
+}
+
+export async function clearLoginFailures(db: Database, key: string): Promise<void> {
+  await db.deleteFrom('login_failures').where('key', '=', key).execute();
+}
+
+export async function getSetting(db: Database, key: string): Promise<string | undefined> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+  return row?.value;
+}
+
+export async function putSetting(db: Database, key: string, value: string): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
+}

@@ -1,0 +1,159 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { loadConfig, type Config } from '../src/config.js';
+import { createDatabase, migrateToLatest, nowIso, type Database } from '../src/db/database.js';
+import { hashPassword } from '../src/modules/auth/passwords.js';
+import { insertUser } from '../src/modules/users/users.repository.js';
+
+/** Which database the server suite runs on: SQLite unless TEST_DB=postgres. */
+export const testDialect: 'sqlite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+
+export interface TestContext {
+  app: FastifyInstance;
+  db: Database;
+  config: Config;
+  dataDir: string;
+  close: () => Promise<void>;
+}
+
+async function createFreshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  const name = `sitelog_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/**
+ * A fresh app on a fresh database (a new SQLite file, or a new PostgreSQL database) and a fresh
+ * data dir. Each test file builds its own; nothing is shared between files.
+ */
+export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sitelog-test-'));
+  let dropPg: (() => Promise<void>) | null = null;
+  let databaseUrl: string | undefined;
+  if (testDialect === 'postgres') {
+    const fresh = await createFreshPostgres();
+    databaseUrl = fresh.url;
+    dropPg = fresh.drop;
+  }
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    SAMPLE_DATA: 'off',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
+  });
+  const db = createDatabase(config.database);
+  await migrateToLatest(db);
+  const app = await buildApp({ config, db });
+  await app.ready();
+  return {
+    app,
+    db,
+    config,
+    dataDir,
+    close: async () => {
+      await app.close();
+      await db.destroy();
+      if (dropPg) await dropPg();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let userSeq = 0;
+// Hashing is slow on purpose; tests share one hash for the default password.
+const DEFAULT_PASSWORD = 'correct horse battery staple';
+let defaultHash: Promise<string> | null = null;
+
+export interface TestUser {
+  id: number;
+  email: string;
+  firstname: string;
+  lastname: string;
+  password: string;
+  isAdmin: boolean;
+}
+
+/** Factory: inserts a user straight into the database. */
+export async function createUser(
+  ctx: Pick<TestContext, 'db'>,
+  overrides: Partial<Omit<TestUser, 'id'>> & { isActive?: boolean } = {},
+): Promise<TestUser> {
+  userSeq += 1;
+  const password = overrides.password ?? DEFAULT_PASSWORD;
+  defaultHash ??= hashPassword(DEFAULT_PASSWORD);
+  const passwordHash = password === DEFAULT_PASSWORD ? await defaultHash : await hashPassword(password);
+  const user = {
+    email: overrides.email ?? `user${userSeq}-${randomBytes(3).toString('hex')}@example.com`,
+    firstname: overrides.firstname ?? `First${userSeq}`,
+    lastname: overrides.lastname ?? `Last${userSeq}`,
+    isAdmin: overrides.isAdmin ?? false,
+    password,
+  };
+  const now = nowIso();
+  const id = await insertUser(ctx.db, {
+    email: user.email.toLowerCase(),
+    firstname: user.firstname,
+    lastname: user.lastname,
+    password_hash: passwordHash,
+    is_admin: user.isAdmin ? 1 : 0,
+    is_active: overrides.isActive === false ? 0 : 1,
+    created_at: now,
+    updated_at: now,
+    deactivated_at: null,
+  });
+  return { id, ...user };
+}
+
+/** Signs in through the API and returns the bearer token. */
+export async function login(ctx: Pick<TestContext, 'app'>, user: Pick<TestUser, 'email' | 'password'>): Promise<string> {
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { login: { email: user.email, password: user.password } },
+  });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  return (res.json() as { token: string }).token;
+}
+
+/** Creates a user and signs them in. */
+export async function signedInUser(
+  ctx: Pick<TestContext, 'app' | 'db'>,
+  overrides: Parameters<typeof createUser>[1] = {},
+): Promise<TestUser & { token: string }> {
+  const user = await createUser(ctx, overrides);
+  return { ...user, token: await login(ctx, user) };
+}
+
+/** `app.inject` with an optional bearer token. */
+export function api(
+  ctx: Pick<TestContext, 'app'>,
+  options: InjectOptions & { token?: string },
+): Promise<LightMyRequestResponse> {
+  const { token, headers, ...rest } = options;
+  return ctx.app.inject({
+    ...rest,
+    headers: { ...(headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
+}

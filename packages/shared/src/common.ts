@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+/** Standard error body of every failed API call (architecture §4). */
+export const errorResponseSchema = z.object({
+  message: z.string(),
+  code: z.string(),
+  requestId: z.string(),
+  details: z
+    .array(z.object({ path: z.string(), message: z.string() }))
+    .optional(),
+});
+export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+
+/** A positive integer id taken from a path segment such as `/api/project/id/{id}`. */
+export const idParam = z.coerce
+  .number({ error: 'The id must be a number.' })
+  .int({ error: 'The id must be a whole number.' })
+  .positive({ error: 'The id must be a positive number.' })
+  .max(2_147_483_647, { error: 'The id is too large.' });
+
+export const idParamsSchema = z.object({ id: idParam });
+
+/** Who made something, as embedded in projects and uploads. */
+export const personRefSchema = z.object({
+  id: z.number().int(),
+  firstname: z.string(),
+  lastname: z.string(),
+});
+export type PersonRef = z.infer<typeof personRefSchema>;
+
+/** Trimmed, non-empty text with a maximum length and a readable message. */
+export function requiredText(label: string, max: number) {
+  return z
+    .string({ error: `${label} must be text.` })
+    .trim()
+    .min(1, { error: `${label} is required.` })
+    .max(max, { error: `${label} must be at most ${max} characters.` });
+}
+
+/** Trimmed optional text; empty means none. */
+export function optionalText(label: string, max: number) {
+  return z
+    .string({ error: `${label} must be text.` })
+    .trim()
+    .max(max, { error: `${label} must be at most ${max} characters.` });
+}

@@ -1,0 +1,6 @@
+export * from './common.js';
+export * from './limits.js';
+export * from './auth.js';
+export * from './projects.js';
+export * from './uploads.js';
+export * from './users.js';

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { idParam, optionalText, personRefSchema } from './common.js';
+import { limits } from './limits.js';
+
+/** Upload as every upload call answers it (spec §3), plus what the photo itself tells. */
+export const uploadSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  previewLink: z.string(),
+  formatedLink: z.string(),
+  formatedWidth: z.number().int(),
+  formatedHeight: z.number().int(),
+  originalLink: z.string(),
+  creator: personRefSchema,
+  project: z.object({ id: z.number().int(), name: z.string() }),
+  capturedAt: z.string().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  camera: z.string().nullable(),
+});
+export type Upload = z.infer<typeof uploadSchema>;
+export const uploadListSchema = z.array(uploadSchema);
+
+/** The JSON text part `createUploadDto` of the multipart autoupload call. */
+export const createUploadDtoSchema = z.object({
+  name: optionalText('Name', limits.uploadNameMax).optional().default(''),
+  description: optionalText('Description', limits.descriptionMax).optional().default(''),
+  projectId: idParam,
+});
+export type CreateUploadDto = z.input<typeof createUploadDtoSchema>;
+
+export const updateUploadRequestSchema = z.object({
+  upload: z.object({
+    name: optionalText('Name', limits.uploadNameMax).optional(),
+    description: optionalText('Description', limits.descriptionMax).optional(),
+    projectId: idParam.optional(),
+  }),
+});
+export type UpdateUploadRequest = z.input<typeof updateUploadRequestSchema>;
+
+export const latestCountParamsSchema = z.object({
+  count: z.coerce
+    .number({ error: 'count must be a number.' })
+    .int({ error: 'count must be a whole number.' })
+    .min(1, { error: 'count must be at least 1.' })
+    .max(limits.latestUploadsMax, { error: `count must be at most ${limits.latestUploadsMax}.` }),
+});

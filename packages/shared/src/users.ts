@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { requiredText } from './common.js';
+import { limits } from './limits.js';
+
+export const userSchema = z.object({
+  id: z.number().int(),
+  firstname: z.string(),
+  lastname: z.string(),
+  email: z.string(),
+  isAdmin: z.boolean(),
+  isActive: z.boolean(),
+});
+export type User = z.infer<typeof userSchema>;
+export const userListSchema = z.array(userSchema);
+
+export const newUserSchema = z.object({
+  email: z
+    .string({ error: 'Email must be text.' })
+    .trim()
+    .min(1, { error: 'Email is required.' })
+    .max(limits.emailMax, { error: `Email must be at most ${limits.emailMax} characters.` })
+    .pipe(z.email({ error: 'Email is not a valid address.' })),
+  firstname: requiredText('First name', limits.personNameMax),
+  lastname: requiredText('Last name', limits.personNameMax),
+  password: z
+    .string({ error: 'Password must be text.' })
+    .min(limits.passwordMin, {
+      error: `Password must be at least ${limits.passwordMin} characters.`,
+    })
+    .max(limits.passwordMax, {
+      error: `Password must be at most ${limits.passwordMax} characters.`,
+    }),
+});
+export type NewUser = z.input<typeof newUserSchema>;
+export const createUserRequestSchema = z.object({ user: newUserSchema });
+export type CreateUserRequest = z.input<typeof createUserRequestSchema>;
+
+/** Profile (spec §3). */
+export const profileSchema = z.object({
+  id: z.number().int(),
+  firstname: z.string(),
+  lastname: z.string(),
+  isActive: z.boolean(),
+  projectsCount: z.number().int(),
+  uploadsCount: z.number().int(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+export const profilesResponseSchema = z.object({
+  count: z.number().int(),
+  profiles: z.array(profileSchema),
+});
+export type ProfilesResponse = z.infer<typeof profilesResponseSchema>;
