@@ -13,7 +13,7 @@ export default defineConfig({
           pool: 'forks',
         },
       },
-      'apps/web/vite.config.ts',
+      'apps/web/vite.config.{ts,mts}',
     ],
   },
 });

@@ -27,7 +27,10 @@ const REDACTED = '[redacted]';
 
 /** Drops secrets that travel in URLs (media signatures) before a URL reaches the logs. */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:sig|token|signature|X-Amz-Signature|X-Amz-Credential)=)[^&]*/gi, `$1${REDACTED}`);
+  return url.replace(
+    /([?&](?:sig|token|signature|X-Amz-Signature|X-Amz-Credential)=)[^&]*/gi,
+    `$1${REDACTED}`,
+  );
 }
 
 /** Builds the Fastify app: plugins, error handler and every module, registered explicitly. */
@@ -103,7 +106,10 @@ async function registerWebApp(app: FastifyInstance, config: Config): Promise<voi
       index: false,
       setHeaders: (res, file) => {
         const immutable = file.includes(`${path.sep}assets${path.sep}`);
-        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.setHeader(
+          'cache-control',
+          immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
   }
@@ -113,7 +119,12 @@ async function registerWebApp(app: FastifyInstance, config: Config): Promise<voi
       (request.method === 'GET' || request.method === 'HEAD') &&
       !request.url.startsWith('/api') &&
       !request.url.startsWith('/media');
-    if (!isPage) throw new AppError(404, 'not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`);
+    if (!isPage)
+      throw new AppError(
+        404,
+        'not_found',
+        `No route for ${request.method} ${request.url.split('?')[0]}.`,
+      );
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
 }

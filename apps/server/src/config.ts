@@ -28,11 +28,23 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: onOff.default(false),
-  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(64 * 1024 * 1024),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024 * 1024),
   UPLOAD_MAX_PIXELS: z.coerce.number().int().positive().default(120_000_000),
   IMAGE_CONCURRENCY: z.coerce.number().int().positive().optional(),
-  MEDIA_URL_TTL_SECONDS: z.coerce.number().int().positive().default(6 * 3600),
-  SESSION_IDLE_MINUTES: z.coerce.number().int().positive().default(14 * 24 * 60),
+  MEDIA_URL_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(6 * 3600),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(14 * 24 * 60),
   SESSION_ABSOLUTE_DAYS: z.coerce.number().int().positive().default(30),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(50),
@@ -106,7 +118,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
   let storage: Config['storage'];
   if (e.STORAGE === 's3') {
-    if (!e.S3_BUCKET) throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when STORAGE=s3');
+    if (!e.S3_BUCKET)
+      throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when STORAGE=s3');
     storage = {
       kind: 's3',
       bucket: e.S3_BUCKET,
@@ -131,7 +144,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sampleData: e.SAMPLE_DATA,
     secret: e.SECRET ?? loadOrCreateSecret(dataDir),
     logLevel: e.LOG_LEVEL,
-    webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : e.NODE_ENV === 'production' ? defaultWebDist : null,
+    webDistDir: e.WEB_DIST_DIR
+      ? path.resolve(e.WEB_DIST_DIR)
+      : e.NODE_ENV === 'production'
+        ? defaultWebDist
+        : null,
     storage,
     uploads: {
       maxBytes: e.UPLOAD_MAX_BYTES,

@@ -11,7 +11,8 @@ import { hashPassword } from '../src/modules/auth/passwords.js';
 import { insertUser } from '../src/modules/users/users.repository.js';
 
 /** Which database the server suite runs on: SQLite unless TEST_DB=postgres. */
-export const testDialect: 'sqlite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+export const testDialect: 'sqlite' | 'postgres' =
+  process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 
 export interface TestContext {
   app: FastifyInstance;
@@ -103,7 +104,8 @@ export async function createUser(
   userSeq += 1;
   const password = overrides.password ?? DEFAULT_PASSWORD;
   defaultHash ??= hashPassword(DEFAULT_PASSWORD);
-  const passwordHash = password === DEFAULT_PASSWORD ? await defaultHash : await hashPassword(password);
+  const passwordHash =
+    password === DEFAULT_PASSWORD ? await defaultHash : await hashPassword(password);
   const user = {
     email: overrides.email ?? `user${userSeq}-${randomBytes(3).toString('hex')}@example.com`,
     firstname: overrides.firstname ?? `First${userSeq}`,
@@ -127,7 +129,10 @@ export async function createUser(
 }
 
 /** Signs in through the API and returns the bearer token. */
-export async function login(ctx: Pick<TestContext, 'app'>, user: Pick<TestUser, 'email' | 'password'>): Promise<string> {
+export async function login(
+  ctx: Pick<TestContext, 'app'>,
+  user: Pick<TestUser, 'email' | 'password'>,
+): Promise<string> {
   const res = await ctx.app.inject({
     method: 'POST',
     url: '/api/auth/login',

@@ -61,7 +61,10 @@ export async function migrateToLatest(db: Database): Promise<void> {
  * Runs `fn` in a write transaction. On SQLite it is `BEGIN IMMEDIATE`, so the write lock is
  * taken up front and concurrent writers wait (busy_timeout) instead of failing mid-transaction.
  */
-export async function writeTransaction<T>(db: Database, fn: (trx: Database) => Promise<T>): Promise<T> {
+export async function writeTransaction<T>(
+  db: Database,
+  fn: (trx: Database) => Promise<T>,
+): Promise<T> {
   if (!isSqlite(db)) return db.transaction().execute(fn);
   return db.connection().execute(async (conn) => {
     await sql`begin immediate`.execute(conn);
@@ -80,7 +83,11 @@ export async function writeTransaction<T>(db: Database, fn: (trx: Database) => P
 export function isUniqueViolation(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
   const code = (err as { code?: unknown }).code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  return (
+    code === '23505' ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
 }
 
 export const nowIso = () => new Date().toISOString();

@@ -23,7 +23,8 @@ const BEARER = /^Bearer ([A-Za-z0-9_-]{20,200})$/;
 export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.decorateRequest('user', null);
   app.addHook('onRequest', async (request) => {
-    const access = request.routeOptions.config.access ?? (request.url.startsWith('/api') ? 'user' : 'public');
+    const access =
+      request.routeOptions.config.access ?? (request.url.startsWith('/api') ? 'user' : 'public');
     const header = request.headers.authorization;
     if (header !== undefined) {
       const match = BEARER.exec(header);
@@ -33,7 +34,9 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     if (access === 'public' || request.is404) return;
     if (!request.user) {
       throw unauthorized(
-        header === undefined ? 'Please sign in to continue.' : 'Your session has ended. Please sign in again.',
+        header === undefined
+          ? 'Please sign in to continue.'
+          : 'Your session has ended. Please sign in again.',
       );
     }
     if (access === 'admin' && !request.user.isAdmin) throw forbidden('Only admins can do that.');

@@ -1,5 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+} from 'fastify-type-provider-zod';
 import { AppError } from './errors.js';
 
 function describeZodPath(path: string): string {
@@ -28,15 +31,21 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (isResponseSerializationError(err)) {
       request.log.error({ err }, 'response did not match its schema');
-      return reply.status(500).send({ message: 'Something went wrong on our side.', code: 'internal', requestId });
+      return reply
+        .status(500)
+        .send({ message: 'Something went wrong on our side.', code: 'internal', requestId });
     }
     const status = 'statusCode' in err && typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status >= 400 && status < 500) {
       const code = 'code' in err && typeof err.code === 'string' ? err.code : 'bad_request';
-      return reply.status(status).send({ message: friendlyClientError(err, status), code: code.toLowerCase(), requestId });
+      return reply
+        .status(status)
+        .send({ message: friendlyClientError(err, status), code: code.toLowerCase(), requestId });
     }
     request.log.error({ err }, 'unhandled error');
-    return reply.status(500).send({ message: 'Something went wrong on our side.', code: 'internal', requestId });
+    return reply
+      .status(500)
+      .send({ message: 'Something went wrong on our side.', code: 'internal', requestId });
   });
 }
 
@@ -45,6 +54,7 @@ function friendlyClientError(err: Error, status: number): string {
   if (status === 413 || code === 'FST_ERR_CTP_BODY_TOO_LARGE') return 'The request is too large.';
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return 'That content type is not supported here.';
   if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'The request body is empty.';
-  if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.name === 'SyntaxError') return 'The request body is not valid JSON.';
+  if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.name === 'SyntaxError')
+    return 'The request body is not valid JSON.';
   return err.message;
 }

@@ -6,7 +6,8 @@ export function pageCsp(config: Config): string {
   const imgSources = ["'self'", 'data:', 'blob:'];
   const scriptSources = ["'self'"];
   const connectSources = ["'self'"];
-  if (config.storage.kind === 's3' && config.storage.endpoint) imgSources.push(new URL(config.storage.endpoint).origin);
+  if (config.storage.kind === 's3' && config.storage.endpoint)
+    imgSources.push(new URL(config.storage.endpoint).origin);
   else if (config.storage.kind === 's3') imgSources.push('https://*.amazonaws.com');
   if (config.googleMapsKey) {
     scriptSources.push('https://maps.googleapis.com');
@@ -41,7 +42,8 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config): v
     void reply.header('cross-origin-opener-policy', 'same-origin');
     void reply.header('cross-origin-resource-policy', 'same-origin');
     void reply.header('permissions-policy', 'camera=(self), geolocation=(self), microphone=()');
-    if (!reply.hasHeader('content-security-policy')) void reply.header('content-security-policy', csp);
+    if (!reply.hasHeader('content-security-policy'))
+      void reply.header('content-security-policy', csp);
     if (request.url.startsWith('/api')) void reply.header('cache-control', 'no-store');
     return payload;
   });

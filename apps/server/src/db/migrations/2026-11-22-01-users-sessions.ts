@@ -10,7 +10,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const id = idType(db);
   await db.schema
     .createTable('users')
-    .addColumn('id', id, (c) => (id === 'integer' ? c.primaryKey().autoIncrement() : c.primaryKey()))
+    .addColumn('id', id, (c) =>
+      id === 'integer' ? c.primaryKey().autoIncrement() : c.primaryKey(),
+    )
     .addColumn('email', 'varchar(254)', (c) => c.notNull().unique())
     .addColumn('firstname', 'varchar(80)', (c) => c.notNull())
     .addColumn('lastname', 'varchar(80)', (c) => c.notNull())
@@ -26,7 +28,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('sessions')
-    .addColumn('id', id, (c) => (id === 'integer' ? c.primaryKey().autoIncrement() : c.primaryKey()))
+    .addColumn('id', id, (c) =>
+      id === 'integer' ? c.primaryKey().autoIncrement() : c.primaryKey(),
+    )
     .addColumn('token_hash', 'varchar(64)', (c) => c.notNull().unique())
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('created_at', 'varchar(32)', (c) => c.notNull())

@@ -10,7 +10,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const id = idType(db);
   await db.schema
     .createTable('projects')
-    .addColumn('id', id, (c) => (id === 'integer' ? c.primaryKey().autoIncrement() : c.primaryKey()))
+    .addColumn('id', id, (c) =>
+      id === 'integer' ? c.primaryKey().autoIncrement() : c.primaryKey(),
+    )
     .addColumn('name', 'varchar(120)', (c) => c.notNull())
     .addColumn('location', 'varchar(200)', (c) => c.notNull())
     .addColumn('latitude', 'double precision')
@@ -36,7 +38,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const table of ['project_bookmarks', 'project_follows']) {
     await db.schema
       .createTable(table)
-      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('user_id', 'integer', (c) =>
+        c.notNull().references('users.id').onDelete('cascade'),
+      )
       .addColumn('project_id', 'integer', (c) =>
         c.notNull().references('projects.id').onDelete('cascade'),
       )
@@ -48,7 +52,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('uploads')
-    .addColumn('id', id, (c) => (id === 'integer' ? c.primaryKey().autoIncrement() : c.primaryKey()))
+    .addColumn('id', id, (c) =>
+      id === 'integer' ? c.primaryKey().autoIncrement() : c.primaryKey(),
+    )
     .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id'))
     .addColumn('creator_id', 'integer', (c) => c.notNull().references('users.id'))
     .addColumn('name', 'varchar(200)', (c) => c.notNull())

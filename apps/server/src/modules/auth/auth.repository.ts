@@ -120,7 +120,11 @@ export async function clearLoginFailures(db: Database, key: string): Promise<voi
 }
 
 export async function getSetting(db: Database, key: string): Promise<string | undefined> {
-  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+  const row = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', key)
+    .executeTakeFirst();
   return row?.value;
 }
 

@@ -34,7 +34,8 @@ async function assertNotRateLimited(deps: AuthDeps, email: string, ip: string, n
   for (const row of rows) {
     const started = Date.parse(row.window_start);
     if (now - started >= windowMs) continue;
-    const max = row.key === keys.ip ? deps.config.loginLimits.perIp : deps.config.loginLimits.perAccount;
+    const max =
+      row.key === keys.ip ? deps.config.loginLimits.perIp : deps.config.loginLimits.perAccount;
     if (row.count >= max) {
       const retryAfter = Math.max(1, Math.ceil((started + windowMs - now) / 1000));
       throw new AppError(
@@ -71,7 +72,11 @@ export async function login(
     throw unauthorized(INVALID_LOGIN);
   }
   if (!user.is_active) {
-    throw new AppError(403, 'account_deactivated', 'This account has been deactivated. Ask an admin to reactivate it.');
+    throw new AppError(
+      403,
+      'account_deactivated',
+      'This account has been deactivated. Ask an admin to reactivate it.',
+    );
   }
   await repo.clearLoginFailures(deps.db, rateKeys(email, input.ip).account);
 
@@ -129,5 +134,10 @@ export async function revokeAllSessions(deps: AuthDeps, userId: number): Promise
 /** Whether a session id is still live; media URLs bound to a session use this. */
 export async function isSessionLive(deps: AuthDeps, sessionId: number): Promise<boolean> {
   const row = await repo.findSessionState(deps.db, sessionId);
-  return !!row && row.revoked_at === null && row.is_active === 1 && Date.now() < Date.parse(row.expires_at);
+  return (
+    !!row &&
+    row.revoked_at === null &&
+    row.is_active === 1 &&
+    Date.now() < Date.parse(row.expires_at)
+  );
 }

@@ -12,7 +12,10 @@ export function hashPassword(password: string): Promise<string> {
 // failures take the same time.
 let dummyHash: Promise<string> | null = null;
 
-export async function verifyPassword(passwordHash: string | null, password: string): Promise<boolean> {
+export async function verifyPassword(
+  passwordHash: string | null,
+  password: string,
+): Promise<boolean> {
   if (passwordHash === null) {
     dummyHash ??= hashPassword(`dummy-${Math.random()}`);
     await verify(await dummyHash, password).catch(() => false);

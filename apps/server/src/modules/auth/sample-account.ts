@@ -11,7 +11,10 @@ interface SampleAccount {
   passwordHash: string;
 }
 
-export async function rememberSampleAccount(deps: Pick<AuthDeps, 'db'>, account: SampleAccount): Promise<void> {
+export async function rememberSampleAccount(
+  deps: Pick<AuthDeps, 'db'>,
+  account: SampleAccount,
+): Promise<void> {
   await repo.putSetting(deps.db, SAMPLE_KEY, JSON.stringify(account));
 }
 

@@ -8,17 +8,19 @@ import { AppError } from '../../http/errors.js';
 const healthSchema = z.object({ status: z.literal('ok'), database: z.literal('ok') });
 
 export function healthRoutes(app: FastifyInstance, deps: { db: Database }): void {
-  app.withTypeProvider<ZodTypeProvider>().get(
-    '/api/health',
-    { config: { access: 'public' }, schema: { response: { 200: healthSchema } } },
-    async (request) => {
-      try {
-        await sql`select 1`.execute(deps.db);
-      } catch (err) {
-        request.log.error({ err }, 'health check: database unreachable');
-        throw new AppError(503, 'database_unavailable', 'The database is not reachable.');
-      }
-      return { status: 'ok' as const, database: 'ok' as const };
-    },
-  );
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get(
+      '/api/health',
+      { config: { access: 'public' }, schema: { response: { 200: healthSchema } } },
+      async (request) => {
+        try {
+          await sql`select 1`.execute(deps.db);
+        } catch (err) {
+          request.log.error({ err }, 'health check: database unreachable');
+          throw new AppError(503, 'database_unavailable', 'The database is not reachable.');
+        }
+        return { status: 'ok' as const, database: 'ok' as const };
+      },
+    );
 }
