@@ -17,10 +17,13 @@ import { AppError, forbidden } from './http/errors.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { projectRoutes } from './modules/projects/projects.routes.js';
+import type { MediaLinks } from './media/links.js';
 
 export interface AppDeps {
   config: Config;
   db: Database;
+  links: MediaLinks;
 }
 
 const REDACTED = '[redacted]';
@@ -90,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   healthRoutes(app, deps);
   authRoutes(app, deps);
+  projectRoutes(app, deps);
 
   await registerWebApp(app, config);
   return app;

@@ -7,7 +7,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const db = createDatabase(config.database);
   if (config.migrateOnStart) await migrateToLatest(db);
-  const app = await buildApp({ config, db });
+  // TODO(issue 4): replace with the signed media links of the media module.
+  const links = { url: async (key: string) => `/media/${key}` };
+  const app = await buildApp({ config, db, links });
   app.addHook('onClose', async () => db.destroy());
 
   if (config.sampleData) {

@@ -1,0 +1,250 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { DB } from '../../db/schema.js';
+
+/** How many thumbnails a project carries in `lastUploads`. */
+export const LAST_UPLOADS_PER_PROJECT = 4;
+
+export type ProjectFilter =
+  | { kind: 'id'; id: number }
+  | { kind: 'creator'; userId: number }
+  | { kind: 'bookmarked'; userId: number }
+  | { kind: 'bookmarkedOrFollowed'; userId: number }
+  | { kind: 'relevant'; userId: number; limit: number };
+
+function marked(table: 'project_bookmarks' | 'project_follows', viewerId: number) {
+  return (eb: ExpressionBuilder<DB, 'projects'>) =>
+    eb.exists(
+      eb
+        .selectFrom(table)
+        .select(sql.lit(1).as('one'))
+        .whereRef(`${table}.project_id`, '=', 'projects.id')
+        .where(`${table}.user_id`, '=', viewerId),
+    );
+}
+
+/**
+ * Projects with their creator and the viewer's bookmark/follow flags in one query,
+ * newest activity first.
+ */
+export function findProjects(db: Database, filter: ProjectFilter, viewerId: number) {
+  let query = db
+    .selectFrom('projects')
+    .innerJoin('users as creator', 'creator.id', 'projects.creator_id')
+    .select((eb) => [
+      'projects.id',
+      'projects.name',
+      'projects.location',
+      'projects.latitude',
+      'projects.longitude',
+      'projects.description',
+      'projects.created_at',
+      'projects.updated_at',
+      'projects.uploads_count',
+      'projects.creator_id',
+      'creator.firstname as creator_firstname',
+      'creator.lastname as creator_lastname',
+      marked('project_bookmarks', viewerId)(eb).as('is_favorited'),
+      marked('project_follows', viewerId)(eb).as('is_followed'),
+    ])
+    .where('projects.archived_at', 'is', null)
+    .orderBy('projects.updated_at', 'desc')
+    .orderBy('projects.id', 'desc');
+
+  switch (filter.kind) {
+    case 'id':
+      query = query.where('projects.id', '=', filter.id);
+      break;
+    case 'creator':
+      query = query.where('projects.creator_id', '=', filter.userId);
+      break;
+    case 'bookmarked':
+      query = query.where((eb) => marked('project_bookmarks', filter.userId)(eb));
+      break;
+    case 'bookmarkedOrFollowed':
+      query = query.where((eb) =>
+        eb.or([
+          marked('project_bookmarks', filter.userId)(eb),
+          marked('project_follows', filter.userId)(eb),
+        ]),
+      );
+      break;
+    case 'relevant':
+      query = query
+        .where((eb) =>
+          eb.or([
+            eb('projects.creator_id', '=', filter.userId),
+            marked('project_bookmarks', filter.userId)(eb),
+            marked('project_follows', filter.userId)(eb),
+            eb.exists(
+              eb
+                .selectFrom('uploads')
+                .select(sql.lit(1).as('one'))
+                .whereRef('uploads.project_id', '=', 'projects.id')
+                .where('uploads.creator_id', '=', filter.userId),
+            ),
+          ]),
+        )
+        .limit(filter.limit);
+      break;
+  }
+  return query.execute();
+}
+
+export type ProjectDbRow = Awaited<ReturnType<typeof findProjects>>[number];
+
+/** The newest uploads of each given project (at most `perProject` each), in one query. */
+export async function findLastUploads(
+  db: Database,
+  projectIds: number[],
+  perProject = LAST_UPLOADS_PER_PROJECT,
+) {
+  if (projectIds.length === 0) return [];
+  const ranked = db
+    .selectFrom('uploads')
+    .select((eb) => [
+      'uploads.id',
+      'uploads.project_id',
+      'uploads.preview_key',
+      'uploads.created_at',
+      sql<number>`row_number() over (partition by ${eb.ref('uploads.project_id')} order by ${eb.ref(
+        'uploads.created_at',
+      )} desc, ${eb.ref('uploads.id')} desc)`.as('rank'),
+    ])
+    .where('uploads.project_id', 'in', projectIds)
+    .as('ranked');
+  return db
+    .selectFrom(ranked)
+    .select(['ranked.id', 'ranked.project_id', 'ranked.preview_key'])
+    .where('ranked.rank', '<=', perProject)
+    .orderBy('ranked.project_id')
+    .orderBy('ranked.rank')
+    .execute();
+}
+
+/** Rows of the all-projects table: only the columns it shows. */
+export function listProjectRows(db: Database) {
+  return db
+    .selectFrom('projects')
+    .innerJoin('users as creator', 'creator.id', 'projects.creator_id')
+    .select([
+      'projects.id',
+      'projects.name',
+      'projects.location',
+      'projects.updated_at',
+      'projects.uploads_count',
+      'creator.firstname',
+      'creator.lastname',
+    ])
+    .where('projects.archived_at', 'is', null)
+    .orderBy('projects.updated_at', 'desc')
+    .orderBy('projects.id', 'desc')
+    .execute();
+}
+
+export function findProjectOwner(db: Database, id: number) {
+  return db
+    .selectFrom('projects')
+    .select(['id', 'creator_id', 'archived_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export interface ProjectValues {
+  name: string;
+  location: string;
+  latitude: number | null;
+  longitude: number | null;
+  description: string;
+}
+
+export async function insertProject(
+  db: Database,
+  values: ProjectValues & { creatorId: number; now: string },
+): Promise<number> {
+  const row = await db
+    .insertInto('projects')
+    .values({
+      name: values.name,
+      location: values.location,
+      latitude: values.latitude,
+      longitude: values.longitude,
+      description: values.description,
+      creator_id: values.creatorId,
+      archived_at: null,
+      created_at: values.now,
+      updated_at: values.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable('users')
+    .set((eb) => ({ projects_count: eb('projects_count', '+', 1) }))
+    .where('id', '=', values.creatorId)
+    .execute();
+  return row.id;
+}
+
+export async function updateProject(
+  db: Database,
+  id: number,
+  values: ProjectValues & { now: string },
+) {
+  await db
+    .updateTable('projects')
+    .set({
+      name: values.name,
+      location: values.location,
+      latitude: values.latitude,
+      longitude: values.longitude,
+      description: values.description,
+      updated_at: values.now,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Adds a bookmark or follow; a second call is a no-op (primary key + ON CONFLICT DO NOTHING). */
+export async function addMark(
+  db: Database,
+  table: 'project_bookmarks' | 'project_follows',
+  userId: number,
+  projectId: number,
+  now: string,
+) {
+  await db
+    .insertInto(table)
+    .values({ user_id: userId, project_id: projectId, created_at: now })
+    .onConflict((oc) => oc.columns(['user_id', 'project_id']).doNothing())
+    .execute();
+}
+
+export async function removeMark(
+  db: Database,
+  table: 'project_bookmarks' | 'project_follows',
+  userId: number,
+  projectId: number,
+) {
+  await db
+    .deleteFrom(table)
+    .where('user_id', '=', userId)
+    .where('project_id', '=', projectId)
+    .execute();
+}
+
+/**
+ * Keeps the project's stored upload count and activity date in step with its uploads
+ * (called by the uploads module inside its write transaction).
+ */
+export async function applyUploadChange(
+  db: Database,
+  projectId: number,
+  countDelta: number,
+  now: string,
+) {
+  await db
+    .updateTable('projects')
+    .set((eb) => ({ uploads_count: eb('uploads_count', '+', countDelta), updated_at: now }))
+    .where('id', '=', projectId)
+    .execute();
+}
