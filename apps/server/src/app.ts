@@ -18,6 +18,7 @@ import { registerSecurityHeaders } from './http/security-headers.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { projectRoutes } from './modules/projects/projects.routes.js';
+import { userRoutes } from './modules/users/users.routes.js';
 import type { MediaLinks } from './media/links.js';
 
 export interface AppDeps {
@@ -94,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   healthRoutes(app, deps);
   authRoutes(app, deps);
   projectRoutes(app, deps);
+  userRoutes(app, deps);
 
   await registerWebApp(app, config);
   return app;

@@ -31,7 +31,10 @@ export type PersonRef = z.infer<typeof personRefSchema>;
 /** Trimmed, non-empty text with a maximum length and a readable message. */
 export function requiredText(label: string, max: number) {
   return z
-    .string({ error: `${label} must be text.` })
+    .string({
+      error: (iss) =>
+        iss.input === undefined ? `${label} is required.` : `${label} must be text.`,
+    })
     .trim()
     .min(1, { error: `${label} is required.` })
     .max(max, { error: `${label} must be at most ${max} characters.` });

@@ -13,24 +13,32 @@ export const userSchema = z.object({
 export type User = z.infer<typeof userSchema>;
 export const userListSchema = z.array(userSchema);
 
-export const newUserSchema = z.object({
-  email: z
-    .string({ error: 'Email must be text.' })
-    .trim()
-    .min(1, { error: 'Email is required.' })
-    .max(limits.emailMax, { error: `Email must be at most ${limits.emailMax} characters.` })
-    .pipe(z.email({ error: 'Email is not a valid address.' })),
-  firstname: requiredText('First name', limits.personNameMax),
-  lastname: requiredText('Last name', limits.personNameMax),
-  password: z
-    .string({ error: 'Password must be text.' })
-    .min(limits.passwordMin, {
-      error: `Password must be at least ${limits.passwordMin} characters.`,
-    })
-    .max(limits.passwordMax, {
-      error: `Password must be at most ${limits.passwordMax} characters.`,
-    }),
-});
+export const newUserSchema = z.object(
+  {
+    email: z
+      .string({
+        error: (iss) => (iss.input === undefined ? 'Email is required.' : 'Email must be text.'),
+      })
+      .trim()
+      .min(1, { error: 'Email is required.' })
+      .max(limits.emailMax, { error: `Email must be at most ${limits.emailMax} characters.` })
+      .pipe(z.email({ error: 'Email is not a valid address.' })),
+    firstname: requiredText('First name', limits.personNameMax),
+    lastname: requiredText('Last name', limits.personNameMax),
+    password: z
+      .string({
+        error: (iss) =>
+          iss.input === undefined ? 'Password is required.' : 'Password must be text.',
+      })
+      .min(limits.passwordMin, {
+        error: `Password must be at least ${limits.passwordMin} characters.`,
+      })
+      .max(limits.passwordMax, {
+        error: `Password must be at most ${limits.passwordMax} characters.`,
+      }),
+  },
+  { error: 'The request must hold a user object with email, firstname, lastname and password.' },
+);
 export type NewUser = z.input<typeof newUserSchema>;
 export const createUserRequestSchema = z.object({ user: newUserSchema });
 export type CreateUserRequest = z.input<typeof createUserRequestSchema>;

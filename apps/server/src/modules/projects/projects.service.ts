@@ -4,6 +4,7 @@ import { nowIso, writeTransaction, type Database } from '../../db/database.js';
 import { forbidden, notFound } from '../../http/errors.js';
 import type { MediaLinks } from '../../media/links.js';
 import type { AuthUser } from '../auth/auth.service.js';
+import { assertMemberExists } from '../users/users.service.js';
 import * as repo from './projects.repository.js';
 
 export interface ProjectsDeps {
@@ -62,8 +63,15 @@ export async function getProject(
 export const listMyProjects = (deps: ProjectsDeps, viewer: AuthUser) =>
   list(deps, { kind: 'creator', userId: viewer.id }, viewer);
 
-export const listProjectsOfMember = (deps: ProjectsDeps, memberId: number, viewer: AuthUser) =>
-  list(deps, { kind: 'creator', userId: memberId }, viewer);
+/** The projects a member created; 404 when there is no such member. */
+export async function listProjectsOfMember(
+  deps: ProjectsDeps,
+  memberId: number,
+  viewer: AuthUser,
+): Promise<Project[]> {
+  await assertMemberExists(deps, memberId);
+  return list(deps, { kind: 'creator', userId: memberId }, viewer);
+}
 
 export const listBookmarked = (deps: ProjectsDeps, viewer: AuthUser) =>
   list(deps, { kind: 'bookmarked', userId: viewer.id }, viewer);

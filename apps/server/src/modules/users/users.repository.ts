@@ -13,3 +13,96 @@ export async function countUsers(db: Database): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+const accountColumns = [
+  'id',
+  'email',
+  'firstname',
+  'lastname',
+  'is_admin',
+  'is_active',
+  'deactivated_at',
+] as const;
+
+export type AccountRow = Awaited<ReturnType<typeof findAccountById>>;
+
+export function findAccountById(db: Database, id: number) {
+  return db.selectFrom('users').select(accountColumns).where('id', '=', id).executeTakeFirst();
+}
+
+/** Emails are stored normalised (trimmed, lower case), so an exact match is case-insensitive. */
+export async function emailExists(db: Database, email: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', email)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Every account that is not an admin, oldest first (the admin's user list). */
+export function listNonAdminAccounts(db: Database) {
+  return db
+    .selectFrom('users')
+    .select(accountColumns)
+    .where('is_admin', '=', 0)
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * Flips an account's state. Only rows actually in the other state are touched, so two admins
+ * racing on the same user produce one transition; answers whether this call made it.
+ */
+export async function setAccountActive(
+  db: Database,
+  id: number,
+  active: boolean,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ is_active: active ? 1 : 0, deactivated_at: active ? null : now, updated_at: now })
+    .where('id', '=', id)
+    .where('is_active', '=', active ? 0 : 1)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+const profileColumns = [
+  'id',
+  'firstname',
+  'lastname',
+  'is_active',
+  'projects_count',
+  'uploads_count',
+] as const;
+
+export type ProfileDbRow = NonNullable<Awaited<ReturnType<typeof findProfileById>>>;
+
+export function findProfileById(db: Database, id: number) {
+  return db.selectFrom('users').select(profileColumns).where('id', '=', id).executeTakeFirst();
+}
+
+/** Every member with the stored counts, by name (a team is small; one query, no scan of uploads). */
+export function listProfiles(db: Database) {
+  return db
+    .selectFrom('users')
+    .select(profileColumns)
+    .orderBy('firstname')
+    .orderBy('lastname')
+    .orderBy('id')
+    .execute();
+}
+
+export async function addToUploadsCount(
+  db: Database,
+  userId: number,
+  delta: number,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ uploads_count: eb('uploads_count', '+', delta) }))
+    .where('id', '=', userId)
+    .execute();
+}
