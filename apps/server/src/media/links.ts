@@ -1,3 +1,8 @@
+import type { Config } from '../config.js';
+import { contentTypeForKey } from './media-types.js';
+import { presignWindow, signMediaUrl } from './signed-urls.js';
+import type { Storage } from './storage/index.js';
+
 /** Hands out URLs for stored media objects that work in `<img>` without a bearer header. */
 export interface MediaLinks {
   /**
@@ -10,4 +15,35 @@ export interface MediaLinks {
     viewer: { sessionId: number },
     options?: { download?: { filename: string; contentType: string } },
   ): Promise<string>;
+}
+
+/**
+ * MediaLinks over the configured storage. On S3 the presigned URL is not bound to the session
+ * (S3 cannot ask us); it expires after the TTL instead.
+ */
+export function createMediaLinks(deps: {
+  config: Pick<Config, 'secret' | 'mediaUrlTtlSeconds'>;
+  storage: Storage;
+  now?: () => number;
+}): MediaLinks {
+  const ttlSeconds = deps.config.mediaUrlTtlSeconds;
+  return {
+    async url(key, viewer, options) {
+      const now = deps.now?.() ?? Date.now();
+      const download = options?.download;
+      const presigned = await deps.storage.presignedGetUrl(key, {
+        contentType: download?.contentType ?? contentTypeForKey(key),
+        ...(download ? { downloadName: download.filename } : {}),
+        ...presignWindow(ttlSeconds, now),
+      });
+      if (presigned) return presigned;
+      return signMediaUrl(key, {
+        secret: deps.config.secret,
+        ttlSeconds,
+        sessionId: viewer.sessionId,
+        ...(download ? { download: download.filename } : {}),
+        now,
+      });
+    },
+  };
 }

@@ -1,0 +1,145 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  type GetObjectCommandOutput,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { Config } from '../../config.js';
+import { attachmentDisposition, contentTypeForKey } from '../media-types.js';
+import { assertValidKey, type Storage, type StoredObjectInfo } from './storage.js';
+
+export type S3StorageConfig = Extract<Config['storage'], { kind: 's3' }>;
+
+/** S3 caps presigned URLs at seven days. */
+const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
+
+const isNotFound = (err: unknown) => {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as { name?: unknown; $metadata?: { httpStatusCode?: number } };
+  return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
+};
+
+/**
+ * Media in an S3-compatible bucket (AWS, MinIO, R2, Ceph…). A PUT is atomic by nature. The
+ * browser fetches objects through presigned GET URLs, which also pin the response's content
+ * type (and, for originals, `Content-Disposition: attachment`).
+ */
+export function createS3Storage(config: S3StorageConfig): Storage {
+  const client = new S3Client({
+    region: config.region,
+    ...(config.endpoint ? { endpoint: config.endpoint } : {}),
+    forcePathStyle: config.forcePathStyle,
+    ...(config.accessKeyId && config.secretAccessKey
+      ? {
+          credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
+        }
+      : {}),
+    // The SDK's default trailing checksums (aws-chunked uploads) are not understood by many
+    // S3-compatible servers; checksums only where the API requires them.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  const Bucket = config.bucket;
+
+  async function getObject(key: string): Promise<GetObjectCommandOutput | null> {
+    assertValidKey(key);
+    try {
+      return await client.send(new GetObjectCommand({ Bucket, Key: key }));
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  return {
+    kind: 's3',
+
+    async put(key, source, contentType) {
+      assertValidKey(key);
+      if (Buffer.isBuffer(source)) {
+        await client.send(
+          new PutObjectCommand({ Bucket, Key: key, Body: source, ContentType: contentType }),
+        );
+        return;
+      }
+      const { size } = await stat(source.filePath);
+      await client.send(
+        new PutObjectCommand({
+          Bucket,
+          Key: key,
+          Body: createReadStream(source.filePath),
+          ContentLength: size,
+          ContentType: contentType,
+        }),
+      );
+    },
+
+    async get(key) {
+      const object = await getObject(key);
+      if (!object?.Body) return null;
+      return Buffer.from(await object.Body.transformToByteArray());
+    },
+
+    async stream(key) {
+      const object = await getObject(key);
+      if (!object?.Body) return null;
+      const body = object.Body as unknown;
+      if (!(body instanceof Readable))
+        throw new Error('S3 returned a body that is not a Node stream');
+      return {
+        body,
+        size: object.ContentLength ?? 0,
+        contentType: object.ContentType ?? contentTypeForKey(key),
+      };
+    },
+
+    async delete(key) {
+      assertValidKey(key);
+      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    },
+
+    async *list(prefix): AsyncGenerator<StoredObjectInfo> {
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken }),
+        );
+        for (const item of page.Contents ?? []) {
+          if (!item.Key) continue;
+          yield {
+            key: item.Key,
+            size: item.Size ?? 0,
+            lastModified: item.LastModified ?? new Date(0),
+          };
+        }
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+    },
+
+    async presignedGetUrl(key, options) {
+      assertValidKey(key);
+      const command = new GetObjectCommand({
+        Bucket,
+        Key: key,
+        ResponseContentType: options.contentType,
+        ...(options.downloadName
+          ? { ResponseContentDisposition: attachmentDisposition(options.downloadName) }
+          : {}),
+      });
+      return getSignedUrl(client, command, {
+        signingDate: options.signingDate,
+        expiresIn: Math.min(MAX_PRESIGN_SECONDS, Math.max(1, Math.floor(options.expiresInSeconds))),
+      });
+    },
+
+    async close() {
+      client.destroy();
+    },
+  };
+}

@@ -1,0 +1,168 @@
+import { opendir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
+import type { Storage, StoredObjectInfo } from './storage/index.js';
+
+export interface SweeperLogger {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface SweeperDeps {
+  db: Database;
+  storage: Storage;
+  config: Pick<Config, 'uploads'>;
+  log?: SweeperLogger;
+}
+
+export interface SweepOptions {
+  /** Temp upload files older than this are leftovers of crashed or abandoned requests. */
+  tempMaxAgeMs?: number;
+  /**
+   * Objects no upload row references are removed only once they are this old: an upload in
+   * progress writes its files before inserting its row.
+   */
+  orphanMinAgeMs?: number;
+  /** Only objects under this prefix are swept (every upload key starts with it). */
+  prefix?: string;
+  /** Keys checked against the database per query. */
+  batchSize?: number;
+  now?: number;
+}
+
+export interface SweepResult {
+  tempFilesRemoved: number;
+  orphansRemoved: number;
+}
+
+const DEFAULTS = {
+  tempMaxAgeMs: 30 * 60_000,
+  orphanMinAgeMs: 60 * 60_000,
+  prefix: 'uploads/',
+  batchSize: 500,
+};
+
+/** The keys among `keys` that some upload row references (one query per batch). */
+async function findReferencedKeys(db: Database, keys: string[]): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('uploads')
+    .select(['preview_key', 'formatted_key', 'original_key'])
+    .where((eb) =>
+      eb.or([
+        eb('preview_key', 'in', keys),
+        eb('formatted_key', 'in', keys),
+        eb('original_key', 'in', keys),
+      ]),
+    )
+    .execute();
+  return new Set(rows.flatMap((r) => [r.preview_key, r.formatted_key, r.original_key]));
+}
+
+async function sweepTempDir(tempDir: string, olderThan: number): Promise<number> {
+  let dir;
+  try {
+    dir = await opendir(tempDir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for await (const entry of dir) {
+    if (!entry.isFile()) continue;
+    const file = path.join(tempDir, entry.name);
+    const info = await stat(file).catch(() => null);
+    if (info && info.mtimeMs < olderThan) {
+      await rm(file, { force: true });
+      removed += 1;
+    }
+  }
+  return removed;
+}
+
+type SweeperParts = Pick<SweeperDeps, 'db' | 'storage'>;
+
+async function sweepOrphans(
+  deps: SweeperParts,
+  options: Required<Omit<SweepOptions, 'now'>>,
+  now: number,
+) {
+  const olderThan = now - options.orphanMinAgeMs;
+  let removed = 0;
+  let batch: StoredObjectInfo[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const referenced = await findReferencedKeys(
+      deps.db,
+      batch.map((o) => o.key),
+    );
+    for (const object of batch) {
+      if (referenced.has(object.key)) continue;
+      await deps.storage.delete(object.key);
+      removed += 1;
+    }
+    batch = [];
+  };
+  for await (const object of deps.storage.list(options.prefix)) {
+    if (object.lastModified.getTime() >= olderThan) continue;
+    batch.push(object);
+    if (batch.length >= options.batchSize) await flush();
+  }
+  await flush();
+  return removed;
+}
+
+/**
+ * One sweep: removes stale temp upload files from `config.uploads.tempDir`, and stored objects
+ * under `uploads/` that no upload row references (after a grace period). Safe to run on several
+ * instances at once: every step is idempotent.
+ */
+export async function sweepOnce(
+  deps: SweeperDeps,
+  options: SweepOptions = {},
+): Promise<SweepResult> {
+  const opts = { ...DEFAULTS, ...options };
+  const now = options.now ?? Date.now();
+  const tempFilesRemoved = await sweepTempDir(deps.config.uploads.tempDir, now - opts.tempMaxAgeMs);
+  const orphansRemoved = await sweepOrphans(deps, opts, now);
+  return { tempFilesRemoved, orphansRemoved };
+}
+
+/**
+ * Runs `sweepOnce` shortly after start and then every `intervalMs` (default: hourly), never two
+ * at once. Returns `stop`, which cancels the timer and waits for a sweep in progress.
+ */
+export function startSweeper(
+  deps: SweeperDeps,
+  options: SweepOptions & { intervalMs?: number; initialDelayMs?: number } = {},
+): () => Promise<void> {
+  const { intervalMs = 60 * 60_000, initialDelayMs = 60_000, ...sweepOptions } = options;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+
+  const schedule = (delay: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = sweepOnce(deps, sweepOptions)
+        .then(
+          (result) => {
+            if (result.tempFilesRemoved || result.orphansRemoved)
+              deps.log?.info(result, 'media sweep removed leftovers');
+          },
+          (err: unknown) => deps.log?.error({ err }, 'media sweep failed'),
+        )
+        .finally(() => {
+          running = null;
+          schedule(intervalMs);
+        });
+    }, delay);
+    timer.unref();
+  };
+  schedule(initialDelayMs);
+
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    await running;
+  };
+}

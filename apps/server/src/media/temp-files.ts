@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { AppError } from '../http/errors.js';
+
+/** Suffix of upload temp files; the sweeper removes stale ones. */
+export const TEMP_UPLOAD_SUFFIX = '.upload';
+
+export interface TempFile {
+  path: string;
+  bytes: number;
+}
+
+const formatMegabytes = (bytes: number) => {
+  const mb = bytes / (1024 * 1024);
+  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+};
+
+/** 413 for a file over `maxBytes`, with the limit in the message. */
+export function fileTooLarge(maxBytes: number): AppError {
+  return new AppError(
+    413,
+    'file_too_large',
+    `The file is too large (limit ${formatMegabytes(maxBytes)}).`,
+  );
+}
+
+class ByteLimit extends Transform {
+  bytes = 0;
+  constructor(private readonly maxBytes: number) {
+    super();
+  }
+  override _transform(
+    chunk: Buffer,
+    _encoding: BufferEncoding,
+    callback: (error?: Error | null, data?: Buffer) => void,
+  ) {
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes) callback(fileTooLarge(this.maxBytes));
+    else callback(null, chunk);
+  }
+}
+
+/**
+ * Streams an upload to a fresh file in `tempDir` (created when missing), never holding it in
+ * memory. More than `maxBytes` → AppError 413 and the partial file is removed; any other stream
+ * failure (client gone) removes it too and is rethrown. The caller deletes the file when done
+ * (`removeFile`); the sweeper removes what a crash leaves behind.
+ */
+export async function saveStreamToTempFile(
+  source: Readable,
+  options: { tempDir: string; maxBytes: number },
+): Promise<TempFile> {
+  await mkdir(options.tempDir, { recursive: true });
+  const filePath = path.join(options.tempDir, `${randomUUID()}${TEMP_UPLOAD_SUFFIX}`);
+  const limit = new ByteLimit(options.maxBytes);
+  try {
+    await pipeline(source, limit, createWriteStream(filePath, { flags: 'wx', mode: 0o600 }));
+  } catch (err) {
+    await removeFile(filePath);
+    throw err;
+  }
+  return { path: filePath, bytes: limit.bytes };
+}
+
+/** Deletes a file if it exists; never throws (cleanup must not hide the original error). */
+export async function removeFile(filePath: string): Promise<void> {
+  await rm(filePath, { force: true }).catch(() => undefined);
+}
