@@ -13,6 +13,7 @@ import pg from 'pg';
 import type { Config } from '../config.js';
 import * as m01 from './migrations/2026-11-22-01-users-sessions.js';
 import * as m02 from './migrations/2026-11-22-02-projects-uploads.js';
+import * as m03 from './migrations/2026-11-22-03-upload-media-key-indexes.js';
 import type { DB } from './schema.js';
 
 export type Database = Kysely<DB>;
@@ -23,6 +24,7 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 const migrations: Record<string, Migration> = {
   '2026-11-22-01-users-sessions': m01,
   '2026-11-22-02-projects-uploads': m02,
+  '2026-11-22-03-upload-media-key-indexes': m03,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
