@@ -17,6 +17,7 @@ import { AppError, forbidden } from './http/errors.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { placesRoutes } from './modules/places/places.routes.js';
 import { projectRoutes } from './modules/projects/projects.routes.js';
 import { userRoutes } from './modules/users/users.routes.js';
 import type { MediaLinks } from './media/links.js';
@@ -94,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   healthRoutes(app, deps);
   authRoutes(app, deps);
+  placesRoutes(app);
   projectRoutes(app, deps);
   userRoutes(app, deps);
 

