@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDatabase, migrateToLatest } from './db/database.js';
 import { seedSampleWorkspace } from './db/seed.js';
+import { warmPlaces } from './modules/places/places.service.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -36,6 +37,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  // Index the place gazetteer now, in the background, so the first LOCATION keystroke is fast.
+  warmPlaces(app.log);
 }
 
 main().catch((err: unknown) => {
