@@ -20,7 +20,7 @@ export function mediaUrlBucketSeconds(ttlSeconds: number): number {
  */
 export function mediaUrlExpiry(ttlSeconds: number, nowMs: number): number {
   const bucket = mediaUrlBucketSeconds(ttlSeconds);
-  return Math.ceil((Math.floor(nowMs / 1000) + ttlSeconds) / bucket) * bucket;
+  return Math.ceil((Math.ceil(nowMs / 1000) + ttlSeconds) / bucket) * bucket;
 }
 
 /**

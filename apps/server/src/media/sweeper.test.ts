@@ -1,0 +1,158 @@
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, createUser, type TestContext } from '../../test/helpers.js';
+import { nowIso } from '../db/database.js';
+import { newUploadKeys, type UploadKeys } from './media-types.js';
+import { createLocalStorage, type Storage } from './storage/index.js';
+import { startSweeper, sweepOnce } from './sweeper.js';
+
+const HOUR = 3600_000;
+let ctx: TestContext;
+let storage: Storage;
+let mediaDir: string;
+let creatorId: number;
+let projectId: number;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  mediaDir = path.join(ctx.dataDir, 'sweeper-media');
+  storage = createLocalStorage(mediaDir);
+  creatorId = (await createUser(ctx)).id;
+  const now = nowIso();
+  const project = await ctx.db
+    .insertInto('projects')
+    .values({
+      name: 'Sweep site',
+      location: 'Berlin',
+      description: '',
+      creator_id: creatorId,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  projectId = project.id;
+});
+afterAll(() => ctx.close());
+
+const allOf = (keys: UploadKeys) => [keys.preview, keys.formatted, keys.original];
+const keysFor = () =>
+  newUploadKeys({ original: 'image/jpeg', formatted: 'image/jpeg', preview: 'image/webp' });
+
+/** Writes an upload's three files and backdates them. */
+async function storeFiles(keys: UploadKeys, ageMs: number) {
+  for (const key of allOf(keys)) {
+    await storage.put(key, Buffer.from(key), 'image/jpeg');
+    const when = new Date(Date.now() - ageMs);
+    utimesSync(path.join(mediaDir, ...key.split('/')), when, when);
+  }
+}
+
+async function insertUploadRow(keys: UploadKeys) {
+  const now = nowIso();
+  await ctx.db
+    .insertInto('uploads')
+    .values({
+      project_id: projectId,
+      creator_id: creatorId,
+      name: 'photo',
+      description: '',
+      created_at: now,
+      updated_at: now,
+      preview_key: keys.preview,
+      formatted_key: keys.formatted,
+      original_key: keys.original,
+      original_type: 'image/jpeg',
+      original_bytes: 10,
+      formatted_width: 10,
+      formatted_height: 10,
+      preview_width: 10,
+      preview_height: 10,
+      captured_at: null,
+      latitude: null,
+      longitude: null,
+      camera: null,
+    })
+    .execute();
+}
+
+const exists = async (key: string) => (await storage.get(key)) !== null;
+
+describe('media sweeper', () => {
+  it('removes old unreferenced objects and keeps referenced and recent ones', async () => {
+    const kept = keysFor();
+    await storeFiles(kept, 3 * HOUR);
+    await insertUploadRow(kept);
+    const orphan = keysFor();
+    await storeFiles(orphan, 3 * HOUR);
+    const inFlight = keysFor(); // written a moment ago, row not inserted yet
+    await storeFiles(inFlight, 60_000);
+
+    const result = await sweepOnce({ db: ctx.db, storage, config: ctx.config }, { batchSize: 2 });
+
+    expect(result.orphansRemoved).toBe(3);
+    for (const key of allOf(kept)) expect(await exists(key)).toBe(true);
+    for (const key of allOf(orphan)) expect(await exists(key)).toBe(false);
+    for (const key of allOf(inFlight)) expect(await exists(key)).toBe(true);
+  });
+
+  it('removes stale temp upload files and keeps fresh ones', async () => {
+    const tempDir = ctx.config.uploads.tempDir;
+    mkdirSync(tempDir, { recursive: true });
+    const stale = path.join(tempDir, 'stale.upload');
+    const fresh = path.join(tempDir, 'fresh.upload');
+    writeFileSync(stale, 'x');
+    writeFileSync(fresh, 'y');
+    const old = new Date(Date.now() - 2 * HOUR);
+    utimesSync(stale, old, old);
+
+    const result = await sweepOnce({ db: ctx.db, storage, config: ctx.config });
+
+    expect(result.tempFilesRemoved).toBe(1);
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(fresh)).toBe(true);
+  });
+
+  it('sweeps away the leftovers of an interrupted local write', async () => {
+    const keys = keysFor();
+    await storeFiles(keys, 3 * HOUR);
+    await insertUploadRow(keys);
+    const leftover = path.join(
+      mediaDir,
+      ...keys.preview.split('/').slice(0, -1),
+      '.preview.webp.0123456789ab.tmp',
+    );
+    writeFileSync(leftover, 'partial');
+    const old = new Date(Date.now() - 3 * HOUR);
+    utimesSync(leftover, old, old);
+
+    await sweepOnce({ db: ctx.db, storage, config: ctx.config });
+
+    expect(existsSync(leftover)).toBe(false);
+    expect(await exists(keys.preview)).toBe(true);
+  });
+
+  it('runs periodically once started, and stops', async () => {
+    const orphan = keysFor();
+    await storeFiles(orphan, 3 * HOUR);
+    const swept: object[] = [];
+    const stop = startSweeper(
+      {
+        db: ctx.db,
+        storage,
+        config: ctx.config,
+        log: { info: (obj) => swept.push(obj), error: (obj) => swept.push(obj) },
+      },
+      { initialDelayMs: 10, intervalMs: 20 },
+    );
+    await expect.poll(() => exists(orphan.original), { timeout: 5_000 }).toBe(false);
+    await stop();
+    expect(swept).toContainEqual({ tempFilesRemoved: 0, orphansRemoved: 3 });
+
+    const after = keysFor();
+    await storeFiles(after, 3 * HOUR);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await exists(after.original)).toBe(true);
+  });
+});
