@@ -1,0 +1,59 @@
+import Avatar from '@mui/material/Avatar';
+import ButtonBase from '@mui/material/ButtonBase';
+import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router';
+import { paths } from '@/lib/paths';
+import { useCurrentUser } from '@/lib/session';
+import { HI_VIS_ORANGE } from '../theme';
+
+function initials(firstname: string, lastname: string): string {
+  return `${firstname.trim().charAt(0)}${lastname.trim().charAt(0)}`.toUpperCase() || '?';
+}
+
+/** The signed-in user's avatar and name (name hidden on phones); opens /profile. */
+export function ProfilePreview() {
+  const user = useCurrentUser();
+  const name = `${user.firstname} ${user.lastname}`.trim();
+  return (
+    <ButtonBase
+      component={RouterLink}
+      to={paths.profile}
+      aria-label={`My profile (${name})`}
+      sx={{
+        borderRadius: 6,
+        p: 0.5,
+        gap: 1,
+        color: 'inherit',
+        '&:focus-visible': { outline: '2px solid', outlineColor: HI_VIS_ORANGE },
+      }}
+    >
+      <Avatar
+        aria-hidden
+        sx={{
+          width: 32,
+          height: 32,
+          fontSize: '0.9rem',
+          bgcolor: HI_VIS_ORANGE,
+          color: '#1C1917',
+          fontWeight: 700,
+        }}
+      >
+        {initials(user.firstname, user.lastname)}
+      </Avatar>
+      <Typography
+        component="span"
+        variant="body2"
+        sx={{
+          display: { xs: 'none', lg: 'inline' },
+          maxWidth: 160,
+          overflow: 'hidden',
+          textOverflow: 'ellipsis',
+          whiteSpace: 'nowrap',
+          fontWeight: 500,
+        }}
+      >
+        {name}
+      </Typography>
+    </ButtonBase>
+  );
+}

@@ -1,0 +1,116 @@
+import CloudUploadOutlined from '@mui/icons-material/CloudUploadOutlined';
+import MenuIcon from '@mui/icons-material/Menu';
+import NotificationsOutlined from '@mui/icons-material/NotificationsOutlined';
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Toolbar from '@mui/material/Toolbar';
+import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router';
+import { paths } from '@/lib/paths';
+import { HI_VIS_ORANGE, TOP_BAR_COLOR } from '../theme';
+import { ProfilePreview } from './profile-preview';
+import { SearchBox } from './search-box';
+
+export const TOP_BAR_HEIGHT_DESKTOP = 64;
+
+function Logo() {
+  return (
+    <Box
+      component={RouterLink}
+      to={paths.home}
+      sx={{
+        display: 'inline-flex',
+        alignItems: 'center',
+        gap: 1,
+        color: 'inherit',
+        textDecoration: 'none',
+        borderRadius: 1,
+        '&:focus-visible': { outline: '2px solid', outlineColor: HI_VIS_ORANGE, outlineOffset: 2 },
+      }}
+    >
+      <Box
+        component="svg"
+        viewBox="0 0 32 32"
+        aria-hidden
+        sx={{ width: 28, height: 28, flexShrink: 0 }}
+      >
+        <path d="M4 27 L16 5 L28 27 Z" fill={HI_VIS_ORANGE} />
+        <rect x="9" y="19" width="14" height="3" fill={TOP_BAR_COLOR} />
+      </Box>
+      <Typography
+        component="span"
+        sx={{ fontWeight: 700, fontSize: '1.2rem', letterSpacing: '0.02em' }}
+      >
+        Sitelog
+      </Typography>
+    </Box>
+  );
+}
+
+/**
+ * Logo, UPLOAD, search, Notifications and the profile preview (spec §2). On phones the search
+ * box wraps onto its own full-width row so nothing scrolls sideways at 375px.
+ */
+export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
+  return (
+    <AppBar
+      position="sticky"
+      sx={(theme) => ({
+        bgcolor: TOP_BAR_COLOR,
+        color: '#FFFFFF',
+        // Above the permanent (desktop) menu, which sits under it; below the phone drawer.
+        zIndex: { md: theme.zIndex.drawer + 1 },
+      })}
+    >
+      <Toolbar
+        sx={{
+          flexWrap: { xs: 'wrap', md: 'nowrap' },
+          columnGap: { xs: 0.5, sm: 1.5 },
+          rowGap: 1,
+          py: { xs: 1, md: 0 },
+          minHeight: { md: TOP_BAR_HEIGHT_DESKTOP },
+        }}
+      >
+        <IconButton
+          color="inherit"
+          edge="start"
+          aria-label="Open menu"
+          onClick={onOpenMenu}
+          sx={{ display: { md: 'none' } }}
+        >
+          <MenuIcon />
+        </IconButton>
+        <Logo />
+        <Box sx={{ flexGrow: 1 }} />
+        <Box
+          sx={{ order: { xs: 10, md: 0 }, width: { xs: '100%', md: 360 }, flexShrink: { md: 1 } }}
+        >
+          <SearchBox />
+        </Box>
+        <Button
+          component={RouterLink}
+          to={paths.uploaderChoose}
+          variant="contained"
+          startIcon={<CloudUploadOutlined />}
+          sx={{
+            flexShrink: 0,
+            '& .MuiButton-startIcon': { display: { xs: 'none', sm: 'inherit' } },
+          }}
+        >
+          Upload
+        </Button>
+        <IconButton
+          component={RouterLink}
+          to={paths.notifications}
+          color="inherit"
+          aria-label="Notifications"
+        >
+          <NotificationsOutlined />
+        </IconButton>
+        <ProfilePreview />
+      </Toolbar>
+    </AppBar>
+  );
+}

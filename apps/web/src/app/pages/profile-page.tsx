@@ -1,0 +1,23 @@
+import Stack from '@mui/material/Stack';
+import { PageHeader } from '@/components/page-header';
+import { LogoutButton } from '@/features/auth/components/logout-button';
+import { CurrentUserCard } from '@/features/users/components/current-user-card';
+import { useCurrentUser } from '@/lib/session';
+import { useDocumentTitle } from '@/lib/use-document-title';
+
+/**
+ * /profile: the signed-in user's card with LOGOUT, then their projects and latest uploads
+ * (spec §2). Each later part is a section component from its own feature, added to the stack.
+ */
+export function ProfilePage() {
+  useDocumentTitle('My profile');
+  const user = useCurrentUser();
+  return (
+    <>
+      <PageHeader title="My profile" />
+      <Stack spacing={4}>
+        <CurrentUserCard user={user} actions={<LogoutButton />} />
+      </Stack>
+    </>
+  );
+}

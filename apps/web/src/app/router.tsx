@@ -1,0 +1,52 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { LoginPage } from '@/features/auth/routes/login-page';
+import { AdminPage } from '@/features/users/routes/admin-page';
+import { RedirectIfSignedIn, RequireAdmin, RequireAuth } from './guards';
+import { AppLayout } from './layout/app-layout';
+import { HomePage } from './pages/home-page';
+import { NotFoundPage } from './pages/not-found-page';
+import { ProfilePage } from './pages/profile-page';
+import { RouteErrorPage } from './pages/route-error-page';
+
+/**
+ * The spec's routes (§2). To add a page: import it from features/<domain>/routes/ and add one
+ * line to `memberRoutes` (any signed-in user) or `adminRoutes`.
+ */
+const memberRoutes: RouteObject[] = [
+  { index: true, element: <HomePage /> },
+  { path: 'profile', element: <ProfilePage /> },
+];
+
+const adminRoutes: RouteObject[] = [{ path: 'admin', element: <AdminPage /> }];
+
+export const routes: RouteObject[] = [
+  {
+    errorElement: <RouteErrorPage />,
+    children: [
+      {
+        path: 'login',
+        element: (
+          <RedirectIfSignedIn>
+            <LoginPage />
+          </RedirectIfSignedIn>
+        ),
+      },
+      {
+        element: (
+          <RequireAuth>
+            <AppLayout />
+          </RequireAuth>
+        ),
+        children: [
+          ...memberRoutes,
+          { element: <RequireAdmin />, children: adminRoutes },
+          { path: '*', element: <NotFoundPage /> },
+        ],
+      },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

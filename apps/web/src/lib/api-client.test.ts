@@ -1,0 +1,230 @@
+import { okResponseSchema, sessionUserSchema } from '@sitelog/shared';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { jsonError, mockApi } from '@/test/mock-api';
+import { member, storeSession } from '@/test/fixtures';
+import { api, ApiError, NETWORK_ERROR_MESSAGE, uploadMultipart } from './api-client';
+import { getSession, TOKEN_KEY } from './session';
+
+async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('Expected the call to fail.');
+}
+
+describe('api client', () => {
+  it('sends JSON with the stored bearer token and returns the parsed answer', async () => {
+    storeSession(member, 'stored-token');
+    const server = mockApi({ 'POST /api/things': { body: { ok: true } } });
+    await expect(
+      api.post('/api/things', okResponseSchema, { thing: { name: 'A' } }),
+    ).resolves.toEqual({ ok: true });
+    const [call] = server.calls;
+    expect(call?.headers.get('authorization')).toBe('Bearer stored-token');
+    expect(call?.headers.get('content-type')).toBe('application/json');
+    expect(call?.body).toEqual({ thing: { name: 'A' } });
+  });
+
+  it('sends no body and no JSON content type when there is nothing to send', async () => {
+    const server = mockApi({ 'POST /api/auth/logout': { body: { ok: true } } });
+    await api.post('/api/auth/logout', okResponseSchema, undefined, { token: 'some-token' });
+    expect(server.calls[0]?.headers.get('content-type')).toBeNull();
+    expect(server.calls[0]?.headers.get('authorization')).toBe('Bearer some-token');
+  });
+
+  it('sends no Authorization header when signed out', async () => {
+    const server = mockApi({ 'GET /api/auth/hints': { body: { ok: true } } });
+    await api.get('/api/auth/hints', okResponseSchema);
+    expect(server.calls[0]?.headers.get('authorization')).toBeNull();
+  });
+
+  it("turns an error answer into an ApiError with the server's status, code and message", async () => {
+    mockApi({ 'GET /api/project/id/9': jsonError(404, 'not_found', 'Project was not found.') });
+    const error = await rejection(api.get('/api/project/id/9', okResponseSchema));
+    expect(error.status).toBe(404);
+    expect(error.code).toBe('not_found');
+    expect(error.message).toBe('Project was not found.');
+    expect(error.requestId).toBe('req-not_found');
+  });
+
+  it('gives a readable message for an error answer that is not JSON', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('<html>Bad gateway</html>', { status: 502 })),
+    );
+    const error = await rejection(api.get('/api/anything', okResponseSchema));
+    expect(error.status).toBe(502);
+    expect(error.message).toBe('The server answered with an error (502).');
+  });
+
+  it('gives a readable message when the server cannot be reached', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
+    const error = await rejection(api.get('/api/anything', okResponseSchema));
+    expect(error.status).toBe(0);
+    expect(error.code).toBe('network_error');
+    expect(error.message).toBe(NETWORK_ERROR_MESSAGE);
+  });
+
+  it('rejects an answer that does not match the contract', async () => {
+    mockApi({ 'GET /api/auth/me': { body: { id: 'one' } } });
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const error = await rejection(api.get('/api/auth/me', sessionUserSchema));
+    expect(error.code).toBe('invalid_response');
+  });
+
+  it('ends the session on a 401 to a call made with the stored token', async () => {
+    storeSession(member, 'expired-token');
+    mockApi({
+      'GET /api/project/user': jsonError(401, 'unauthorized', 'Please sign in to continue.'),
+    });
+    const error = await rejection(api.get('/api/project/user', z.array(z.unknown())));
+    expect(error.status).toBe(401);
+    expect(getSession()).toBeNull();
+    expect(window.localStorage.getItem(TOKEN_KEY)).toBeNull();
+  });
+
+  it('keeps the session on a 401 to a call made without it (a failed login)', async () => {
+    storeSession(member, 'good-token');
+    mockApi({
+      'POST /api/auth/login': jsonError(
+        401,
+        'unauthorized',
+        'The email or password is not correct.',
+      ),
+    });
+    await rejection(
+      api.post(
+        '/api/auth/login',
+        okResponseSchema,
+        { login: { email: 'x', password: 'y' } },
+        { token: null },
+      ),
+    );
+    expect(getSession()?.token).toBe('good-token');
+  });
+});
+
+/** A stand-in for the browser's XMLHttpRequest that answers after reporting progress. */
+function fakeXhr(answer: { status: number; body: unknown; progress?: Array<[number, number]> }) {
+  const sent: Array<{
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    body: unknown;
+  }> = [];
+  class FakeXMLHttpRequest {
+    upload: { onprogress: ((event: ProgressEvent) => void) | null } = { onprogress: null };
+    onload: (() => void) | null = null;
+    onerror: (() => void) | null = null;
+    ontimeout: (() => void) | null = null;
+    onabort: (() => void) | null = null;
+    responseType = '';
+    status = 0;
+    responseText = '';
+    private request = {
+      method: '',
+      url: '',
+      headers: {} as Record<string, string>,
+      body: undefined as unknown,
+    };
+    open(method: string, url: string) {
+      this.request.method = method;
+      this.request.url = url;
+    }
+    setRequestHeader(name: string, value: string) {
+      this.request.headers[name.toLowerCase()] = value;
+    }
+    abort() {
+      this.onabort?.();
+    }
+    send(body: unknown) {
+      this.request.body = body;
+      sent.push(this.request);
+      queueMicrotask(() => {
+        for (const [loaded, total] of answer.progress ?? []) {
+          this.upload.onprogress?.({ loaded, total, lengthComputable: true } as ProgressEvent);
+        }
+        this.status = answer.status;
+        this.responseText = JSON.stringify(answer.body);
+        this.onload?.();
+      });
+    }
+  }
+  vi.stubGlobal('XMLHttpRequest', FakeXMLHttpRequest);
+  return sent;
+}
+
+describe('multipart upload', () => {
+  const created = z.object({ id: z.number() });
+
+  it('posts the form with the bearer token and reports progress', async () => {
+    storeSession(member, 'upload-token');
+    const sent = fakeXhr({
+      status: 200,
+      body: { id: 42 },
+      progress: [
+        [50, 200],
+        [200, 200],
+      ],
+    });
+    const form = new FormData();
+    form.append('createUploadDto', JSON.stringify({ name: '', description: '', projectId: 3 }));
+    const progress: Array<number | null> = [];
+
+    const result = await uploadMultipart('/api/upload/autoupload', form, created, {
+      onProgress: (p) => progress.push(p.fraction),
+    });
+
+    expect(result).toEqual({ id: 42 });
+    expect(progress).toEqual([0.25, 1]);
+    expect(sent[0]?.method).toBe('POST');
+    expect(sent[0]?.url).toBe('/api/upload/autoupload');
+    expect(sent[0]?.headers.authorization).toBe('Bearer upload-token');
+    expect(sent[0]?.body).toBe(form);
+  });
+
+  it("fails with the server's message", async () => {
+    fakeXhr({
+      status: 415,
+      body: {
+        message: 'That file is not an image we can read.',
+        code: 'unsupported_media_type',
+        requestId: 'r1',
+      },
+    });
+    const error = await rejection(
+      uploadMultipart('/api/upload/autoupload', new FormData(), created),
+    );
+    expect(error.status).toBe(415);
+    expect(error.message).toBe('That file is not an image we can read.');
+  });
+
+  it('ends the session on a 401', async () => {
+    storeSession(member, 'old-token');
+    fakeXhr({
+      status: 401,
+      body: { message: 'Please sign in to continue.', code: 'unauthorized', requestId: 'r2' },
+    });
+    await rejection(uploadMultipart('/api/upload/autoupload', new FormData(), created));
+    expect(getSession()).toBeNull();
+  });
+
+  it('can be cancelled', async () => {
+    fakeXhr({ status: 200, body: { id: 1 } });
+    const controller = new AbortController();
+    controller.abort();
+    const error = await rejection(
+      uploadMultipart('/api/upload/autoupload', new FormData(), created, {
+        signal: controller.signal,
+      }),
+    );
+    expect(error.code).toBe('aborted');
+  });
+});

@@ -1,0 +1,205 @@
+import { errorResponseSchema, type ErrorResponse } from '@sitelog/shared';
+import type { z } from 'zod';
+import { endSession, getToken } from './session';
+
+/** A failed API call: the HTTP status (0 when the server was not reached), the server's code and message. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly requestId?: string,
+    readonly details?: ErrorResponse['details'],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  get isClientError(): boolean {
+    return this.status >= 400 && this.status < 500;
+  }
+}
+
+export const NETWORK_ERROR_MESSAGE =
+  'Could not reach the server. Check your connection and try again.';
+
+/** The readable message of anything thrown by a call (ApiError keeps the server's `message`). */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  return 'Something went wrong. Please try again.';
+}
+
+function errorFromBody(status: number, body: unknown): ApiError {
+  const parsed = errorResponseSchema.safeParse(body);
+  if (parsed.success) {
+    const { code, message, requestId, details } = parsed.data;
+    return new ApiError(status, code, message, requestId, details);
+  }
+  return new ApiError(status, `http_${status}`, `The server answered with an error (${status}).`);
+}
+
+/**
+ * A 401 to a call made with the stored token means the session is over (expired, revoked or
+ * the user was deactivated): forget it, and the sign-in guard sends the user to /login.
+ * A 401 to a call made without a token (a failed login) is just an answer.
+ */
+function onUnauthorized(sentToken: string | null): void {
+  if (sentToken !== null && sentToken === getToken()) endSession('expired');
+}
+
+function parseWith<T>(schema: z.ZodType<T>, status: number, body: unknown): T {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    console.error('Unexpected API response', parsed.error);
+    throw new ApiError(
+      status,
+      'invalid_response',
+      'The server sent an answer this page cannot read.',
+    );
+  }
+  return parsed.data;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Use this token instead of the stored one (e.g. to log out a session already forgotten here). */
+  token?: string | null;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Calls the JSON API. The response is validated with the contract's schema, so its type comes
+ * from `packages/shared`; any failure becomes an `ApiError` carrying the server's message.
+ */
+export async function apiRequest<T>(
+  method: Method,
+  path: string,
+  schema: z.ZodType<T>,
+  body?: unknown,
+  options: RequestOptions = {},
+): Promise<T> {
+  const token = options.token !== undefined ? options.token : getToken();
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: options.signal,
+      credentials: 'same-origin',
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    throw new ApiError(0, 'network_error', NETWORK_ERROR_MESSAGE);
+  }
+
+  const data = await readJson(response);
+  if (!response.ok) {
+    if (response.status === 401) onUnauthorized(token);
+    throw errorFromBody(response.status, data);
+  }
+  return parseWith(schema, response.status, data);
+}
+
+export const api = {
+  get: <T>(path: string, schema: z.ZodType<T>, options?: RequestOptions) =>
+    apiRequest('GET', path, schema, undefined, options),
+  post: <T>(path: string, schema: z.ZodType<T>, body?: unknown, options?: RequestOptions) =>
+    apiRequest('POST', path, schema, body, options),
+  patch: <T>(path: string, schema: z.ZodType<T>, body?: unknown, options?: RequestOptions) =>
+    apiRequest('PATCH', path, schema, body, options),
+  delete: <T>(path: string, schema: z.ZodType<T>, options?: RequestOptions) =>
+    apiRequest('DELETE', path, schema, undefined, options),
+};
+
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+  /** 0..1, or null while the browser does not know the total size. */
+  fraction: number | null;
+}
+
+export interface UploadOptions {
+  onProgress?: (progress: UploadProgress) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Posts a multipart form (e.g. POST /api/upload/autoupload) and reports upload progress,
+ * which fetch cannot do. Same bearer header, 401 handling and errors as `apiRequest`.
+ */
+export function uploadMultipart<T>(
+  path: string,
+  form: FormData,
+  schema: z.ZodType<T>,
+  options: UploadOptions = {},
+): Promise<T> {
+  const token = getToken();
+  return new Promise<T>((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(new ApiError(0, 'aborted', 'The upload was cancelled.'));
+      return;
+    }
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.setRequestHeader('Accept', 'application/json');
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    xhr.responseType = 'text';
+
+    const onAbortSignal = () => xhr.abort();
+    options.signal?.addEventListener('abort', onAbortSignal, { once: true });
+    const done = () => options.signal?.removeEventListener('abort', onAbortSignal);
+
+    xhr.upload.onprogress = (event) => {
+      options.onProgress?.({
+        loaded: event.loaded,
+        total: event.total,
+        fraction: event.lengthComputable && event.total > 0 ? event.loaded / event.total : null,
+      });
+    };
+    xhr.onload = () => {
+      done();
+      let data: unknown;
+      try {
+        data = xhr.responseText === '' ? undefined : (JSON.parse(xhr.responseText) as unknown);
+      } catch {
+        data = undefined;
+      }
+      if (xhr.status < 200 || xhr.status >= 300) {
+        if (xhr.status === 401) onUnauthorized(token);
+        reject(errorFromBody(xhr.status, data));
+        return;
+      }
+      try {
+        resolve(parseWith(schema, xhr.status, data));
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    };
+    xhr.onerror = () => {
+      done();
+      reject(new ApiError(0, 'network_error', NETWORK_ERROR_MESSAGE));
+    };
+    xhr.ontimeout = xhr.onerror;
+    xhr.onabort = () => {
+      done();
+      reject(new ApiError(0, 'aborted', 'The upload was cancelled.'));
+    };
+    xhr.send(form);
+  });
+}

@@ -1,0 +1,39 @@
+import type { SessionUser } from '@sitelog/shared';
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { AppProviders } from '@/app/providers';
+import { createQueryClient } from '@/app/query-client';
+import { routes } from '@/app/router';
+import { storeSession } from './fixtures';
+import { mockApi, type MockRoutes } from './mock-api';
+
+export { admin, loginResponse, member, storeSession } from './fixtures';
+
+interface RenderAppOptions {
+  /** Signed in as this user (stored before the app starts, as after a reload). */
+  signedInAs?: SessionUser;
+  api?: MockRoutes;
+}
+
+/** Starts the whole app (real routes, guards, providers) at `path`, with fetch faked. */
+export function renderApp(path: string, { signedInAs, api = {} }: RenderAppOptions = {}) {
+  if (signedInAs) storeSession(signedInAs);
+  const server = mockApi({
+    'GET /api/auth/hints': {
+      body: { sample: null, placesProvider: 'offline', googleMapsKey: null },
+    },
+    ...(signedInAs ? { 'GET /api/auth/me': { body: signedInAs } } : {}),
+    'POST /api/auth/logout': { body: { ok: true } },
+    ...api,
+  });
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const queryClient = createQueryClient();
+  const user = userEvent.setup();
+  const view = render(
+    <AppProviders queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { ...view, router, server, queryClient, user };
+}
