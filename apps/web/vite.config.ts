@@ -35,5 +35,7 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
+    // Whole-app renders with MUI take a few seconds on a busy 2-core machine.
+    testTimeout: 20_000,
   },
 });
