@@ -1,5 +1,10 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { LoginPage } from '@/features/auth/routes/login-page';
+import { LatestUploadsPage } from '@/features/uploads/routes/latest-uploads-page';
+import { UploadBatchEditPage } from '@/features/uploads/routes/upload-batch-edit-page';
+import { UploadEditPage } from '@/features/uploads/routes/upload-edit-page';
+import { UploadPage } from '@/features/uploads/routes/upload-page';
+import { UploaderPage } from '@/features/uploads/routes/uploader-page';
 import { AdminPage } from '@/features/users/routes/admin-page';
 import { RedirectIfSignedIn, RequireAdmin, RequireAuth } from './guards';
 import { AppLayout } from './layout/app-layout';
@@ -15,6 +20,11 @@ import { RouteErrorPage } from './pages/route-error-page';
 const memberRoutes: RouteObject[] = [
   { index: true, element: <HomePage /> },
   { path: 'profile', element: <ProfilePage /> },
+  { path: 'uploads/latest', element: <LatestUploadsPage /> },
+  { path: 'upload/:id', element: <UploadPage /> },
+  { path: 'upload/:id/edit', element: <UploadEditPage /> },
+  { path: 'upload/:id/edit/batch', element: <UploadBatchEditPage /> },
+  { path: 'uploader/:id/create', element: <UploaderPage /> },
 ];
 
 const adminRoutes: RouteObject[] = [{ path: 'admin', element: <AdminPage /> }];

@@ -1,33 +1,32 @@
-import CloudUploadOutlined from '@mui/icons-material/CloudUploadOutlined';
-import PhotoLibraryOutlined from '@mui/icons-material/PhotoLibraryOutlined';
+import { limits } from '@sitelog/shared';
 import Button from '@mui/material/Button';
 import { Link as RouterLink } from 'react-router';
-import { EmptyState } from '@/components/empty-state';
 import { Section } from '@/components/section';
 import { paths } from '@/lib/paths';
+import { useLatestUploads } from '../api/get-latest-uploads';
+import { NoUploads } from './no-uploads';
+import { UploadsFeed } from './uploads-feed';
 
-/**
- * Home: the team's latest uploads (18, spec §9).
- * TODO(uploads issue): load GET /api/upload/latest/18 and show upload tiles; the empty state
- * below stays for a workspace without uploads.
- */
+/** Home: the team's latest uploads (18, spec §9). */
 export function LatestUploadsSection() {
+  const query = useLatestUploads(limits.latestUploadsHome);
+  const hasUploads = (query.data?.length ?? 0) > 0;
   return (
-    <Section title="Latest uploads">
-      <EmptyState
-        icon={<PhotoLibraryOutlined />}
-        message="No uploads yet"
-        description="Photos uploaded to any project appear here."
-        action={
-          <Button
-            component={RouterLink}
-            to={paths.uploaderChoose}
-            variant="contained"
-            startIcon={<CloudUploadOutlined />}
-          >
-            Upload
+    <Section
+      title="Latest uploads"
+      action={
+        hasUploads ? (
+          <Button component={RouterLink} to={paths.latestUploads} size="small">
+            See all
           </Button>
-        }
+        ) : undefined
+      }
+    >
+      <UploadsFeed
+        query={query}
+        label="Latest uploads"
+        skeletonCount={limits.latestUploadsHome}
+        empty={<NoUploads description="Photos uploaded to any project appear here." />}
       />
     </Section>
   );

@@ -1,0 +1,110 @@
+import { limits, type Upload } from '@sitelog/shared';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState, type ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
+import { errorMessage } from '@/lib/api-client';
+import { useUpdateUpload } from '../api/update-upload';
+
+interface EditorValues {
+  name: string;
+  description: string;
+}
+
+export interface UploadEditorControls {
+  /** Saves pending changes (nothing to do when there are none); false when saving failed. */
+  saveChanges: () => Promise<boolean>;
+  busy: boolean;
+}
+
+interface UploadEditorProps {
+  upload: Upload;
+  /** Controls shown after the fields (the batch editor's DONE, ADD ANOTHER ONE, DELETE). */
+  renderActions?: (controls: UploadEditorControls) => ReactNode;
+}
+
+/**
+ * Name and description of an upload. SAVE appears only once something changed (spec §2); a
+ * field left as it was is sent with the upload's current value (spec §5). Render it with
+ * `key={upload.id}` so another upload starts from its own values.
+ */
+export function UploadEditor({ upload, renderActions }: UploadEditorProps) {
+  const update = useUpdateUpload(upload.id);
+  const [saved, setSaved] = useState(false);
+  const { register, handleSubmit, getValues, reset, formState } = useForm<EditorValues>({
+    defaultValues: { name: upload.name, description: upload.description },
+  });
+  const { isDirty, dirtyFields } = formState;
+
+  const save = async (values: EditorValues): Promise<boolean> => {
+    const body = {
+      upload: {
+        name: dirtyFields.name ? values.name : upload.name,
+        description: dirtyFields.description ? values.description : upload.description,
+        projectId: upload.project.id,
+      },
+    };
+    try {
+      await update.mutateAsync(body);
+    } catch {
+      return false; // update.error holds the server's message, shown below.
+    }
+    // The server stores trimmed text: start again from what it now holds.
+    reset({ name: body.upload.name.trim(), description: body.upload.description.trim() });
+    setSaved(true);
+    return true;
+  };
+
+  const onSubmit = handleSubmit(async (values) => {
+    if (isDirty) await save(values);
+  });
+
+  const saveChanges = async () => (isDirty ? save(getValues()) : true);
+
+  const { ref: nameRef, ...nameField } = register('name', { onChange: () => setSaved(false) });
+  const { ref: descriptionRef, ...descriptionField } = register('description', {
+    onChange: () => setSaved(false),
+  });
+
+  return (
+    <Stack component="form" noValidate spacing={2} onSubmit={(event) => void onSubmit(event)}>
+      <TextField
+        label="Name"
+        {...nameField}
+        inputRef={nameRef}
+        slotProps={{ htmlInput: { maxLength: limits.uploadNameMax } }}
+        fullWidth
+      />
+      <TextField
+        label="Description"
+        {...descriptionField}
+        inputRef={descriptionRef}
+        slotProps={{ htmlInput: { maxLength: limits.descriptionMax } }}
+        multiline
+        minRows={3}
+        fullWidth
+      />
+      {update.isError ? (
+        <Alert severity="error" role="alert">
+          {errorMessage(update.error)}
+        </Alert>
+      ) : null}
+      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1, alignItems: 'center' }}>
+        {isDirty ? (
+          <Button type="submit" variant="contained" loading={update.isPending}>
+            Save
+          </Button>
+        ) : null}
+        {saved && !isDirty ? (
+          <Typography role="status" variant="body2" color="success.main">
+            Saved.
+          </Typography>
+        ) : null}
+        {renderActions?.({ saveChanges, busy: update.isPending })}
+      </Stack>
+    </Stack>
+  );
+}
