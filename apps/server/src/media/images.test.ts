@@ -9,6 +9,7 @@ import {
   closeImageWorkers,
   createImageProcessor,
   exifDateToIso,
+  iccDescription,
   processImage,
   sniffImageType,
   type ProcessedImage,
@@ -182,6 +183,52 @@ describe('processImage: formats', () => {
     expect(storedValue[0]).toBeGreaterThan(60); // really P3 numbers, not sRGB ones
     const result = await processBytes(p3);
     expect(closeTo(await pixelAt(result.formatted.buffer, 32, 32), [0, 255, 0], 12)).toBe(true);
+  });
+});
+
+describe('colour profiles', () => {
+  it('reads the description of v2 and v4 ICC profiles, and gives null for garbage', async () => {
+    const profileOf = async (icc: string) => {
+      const tagged = await quadrantImage(8, 8).withIccProfile(icc).jpeg().toBuffer();
+      return (await sharp(tagged).metadata()).icc!;
+    };
+    expect(iccDescription(await profileOf('srgb'))).toBe('sRGB');
+    expect(iccDescription(await profileOf('p3'))).toBe('sP3C');
+    expect(iccDescription(Buffer.alloc(10))).toBeNull();
+    const lying = Buffer.alloc(200);
+    lying.writeUInt32BE(1, 128);
+    lying.write('desc', 132, 'latin1');
+    lying.writeUInt32BE(10_000, 136);
+    expect(iccDescription(lying)).toBeNull();
+  });
+
+  it('converts a CMYK JPEG to sRGB', async () => {
+    const cmyk = await sharp({
+      create: { width: 64, height: 64, channels: 3, background: '#ff0000' },
+    })
+      .toColourspace('cmyk')
+      .withIccProfile('cmyk')
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    expect((await sharp(cmyk).metadata()).space).toBe('cmyk');
+    const result = await processBytes(cmyk);
+    expect((await sharp(result.formatted.buffer).metadata()).channels).toBe(3);
+    const [r, g, b] = await pixelAt(result.formatted.buffer, 32, 32);
+    expect(r).toBeGreaterThan(180);
+    expect(Math.max(g, b)).toBeLessThan(90);
+  });
+
+  it('converts a big Display P3 photo after shrinking it, to the same colours', async () => {
+    const p3 = await sharp({
+      create: { width: 3000, height: 2000, channels: 3, background: '#00ff00' },
+    })
+      .withIccProfile('p3')
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    const result = await processBytes(p3);
+    expect([result.formatted.width, result.formatted.height]).toEqual([2048, 1365]);
+    expect(closeTo(await pixelAt(result.formatted.buffer, 1000, 600), [0, 255, 0], 12)).toBe(true);
+    expect(closeTo(await pixelAt(result.preview.buffer, 200, 100), [0, 255, 0], 12)).toBe(true);
   });
 });
 

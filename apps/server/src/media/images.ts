@@ -368,12 +368,62 @@ function decodeError(err: unknown, pixels: number, maxPixels: number): AppError 
 }
 
 /**
- * The single decode: EXIF orientation applied, transparency flattened onto white, converted to
- * sRGB once (embedded ICC profile honoured), shrunk to the formatted size (JPEG shrink-on-load
- * makes this the cheap part), handed back as raw 8-bit pixels for both encoders.
+ * The profile's description ('desc' tag: ICC v2 text or v4 `mluc`), or null when the profile is
+ * malformed. Only used to recognise sRGB profiles.
  */
-async function decodeUpright(image: sharp.Sharp) {
-  return image
+export function iccDescription(icc: Uint8Array): string | null {
+  const view = new DataView(icc.buffer, icc.byteOffset, icc.byteLength);
+  const fits = (offset: number, length: number) =>
+    offset >= 0 && length >= 0 && offset + length <= icc.length;
+  if (!fits(128, 4)) return null;
+  const tags = view.getUint32(128);
+  for (let i = 0; i < tags && fits(132 + i * 12, 12); i++) {
+    const at = 132 + i * 12;
+    if (ascii(icc, at, at + 4) !== 'desc') continue;
+    const offset = view.getUint32(at + 4);
+    if (!fits(offset, 12)) return null;
+    const type = ascii(icc, offset, offset + 4);
+    if (type === 'desc') {
+      const length = view.getUint32(offset + 8);
+      if (!fits(offset + 12, length)) return null;
+      return ascii(icc, offset + 12, offset + 12 + length).replace(/\0+$/, '');
+    }
+    if (type === 'mluc' && fits(offset, 28)) {
+      const length = view.getUint32(offset + 20);
+      const start = offset + view.getUint32(offset + 24);
+      if (!fits(start, length)) return null;
+      let text = '';
+      for (let c = 0; c + 1 < length; c += 2)
+        text += String.fromCharCode(view.getUint16(start + c));
+      return text;
+    }
+    return null;
+  }
+  return null;
+}
+
+type Decoded = { data: Buffer; info: sharp.OutputInfo };
+
+/**
+ * The single decode: EXIF orientation applied, transparency flattened onto white, shrunk to the
+ * formatted size (JPEG shrink-on-load makes that the cheap part), converted to sRGB once, handed
+ * back as raw 8-bit pixels for both encoders.
+ *
+ * Colour, measured on a 12 MP JPEG (bench/images.ts): converting through lcms before the resize,
+ * as sharp does, costs about 2.5× the whole decode. So an sRGB-tagged photo (most cameras) is
+ * not converted at all, it already is sRGB; a wide-gamut one (iPhone Display P3, Adobe RGB) is
+ * shrunk in its own colour space with the profile kept, and only the shrunk pixels are
+ * converted (one uncompressed TIFF in memory between the two steps).
+ */
+async function decodeUpright(
+  source: string | Buffer,
+  colour: { icc?: Buffer | undefined; space?: string | undefined },
+  inputOptions: sharp.SharpOptions,
+): Promise<Decoded> {
+  const description = colour.icc ? iccDescription(colour.icc) : null;
+  const srgbTagged = description !== null && /srgb/i.test(description);
+  const convertAfterResize = colour.icc !== undefined && !srgbTagged && colour.space === 'srgb';
+  const shrunk = sharp(source, { ...inputOptions, ignoreIcc: srgbTagged })
     .rotate()
     .flatten({ background: '#ffffff' })
     .resize({
@@ -382,10 +432,12 @@ async function decodeUpright(image: sharp.Sharp) {
       fit: 'inside',
       withoutEnlargement: true,
     })
-    .toColourspace('srgb')
-    .raw({ depth: 'uchar' })
-    .timeout({ seconds: DECODE_TIMEOUT_SECONDS })
-    .toBuffer({ resolveWithObject: true });
+    .timeout({ seconds: DECODE_TIMEOUT_SECONDS });
+  const toRawSrgb = (image: sharp.Sharp) =>
+    image.toColourspace('srgb').raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
+  if (!convertAfterResize) return toRawSrgb(shrunk);
+  const tagged = await shrunk.keepIccProfile().tiff({ compression: 'none' }).toBuffer();
+  return toRawSrgb(sharp(tagged, { failOn: 'truncated' }));
 }
 
 export interface ProcessImageOptions {
@@ -431,16 +483,18 @@ export async function processImage(
       icc: header.icc ? new Uint8Array(header.icc) : null,
       keepAlpha: header.hasAlpha === true,
     });
-    return decodeUpright(sharp(tiff, inputOptions));
+    // The worker's TIFF carries the original's ICC profile; libheif already applied the
+    // HEIF rotation/mirroring, so there is no EXIF orientation left to apply.
+    return decodeUpright(tiff, { icc: header.icc, space: 'srgb' }, inputOptions);
   };
 
-  let decoded: Awaited<ReturnType<typeof decodeUpright>>;
+  let decoded: Decoded;
   try {
     if (header.compression === 'hevc' && !NATIVE_HEVC) {
       decoded = await viaWorker();
     } else {
       try {
-        decoded = await decodeUpright(sharp(filePath, inputOptions));
+        decoded = await decodeUpright(filePath, header, inputOptions);
       } catch (err) {
         if (header.compression === 'hevc' && isMissingCodec(err)) decoded = await viaWorker();
         else throw err;
