@@ -129,7 +129,9 @@ async function main(): Promise<void> {
       console.log(
         `  ${label.padEnd(34)} p50 ${ms(median(values))}   p95 ${ms(quantile(values, 0.95))}`,
       );
-    console.log(`GET /api/places?query=… (${process.version}, ${process.platform}/${process.arch})`);
+    console.log(
+      `GET /api/places?query=… (${process.version}, ${process.platform}/${process.arch})`,
+    );
     console.log('one-time gazetteer load (first search):');
     console.log(`  wall time                          ${ms(loadMs)}`);
     console.log(
