@@ -8,6 +8,9 @@ let token: string;
 beforeAll(async () => {
   ctx = await createTestContext();
   token = (await signedInUser(ctx)).token;
+  // The first search loads the gazetteer (seconds on a busy machine): do it under the hook's
+  // longer timeout rather than inside the first test.
+  await search('a');
 });
 
 afterAll(async () => {
