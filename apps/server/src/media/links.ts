@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { contentTypeForKey } from './media-types.js';
+import { contentTypeForKey, isOriginalKey } from './media-types.js';
 import { presignWindow, signMediaUrl } from './signed-urls.js';
 import type { Storage } from './storage/index.js';
 
@@ -19,7 +19,8 @@ export interface MediaLinks {
 
 /**
  * MediaLinks over the configured storage. On S3 the presigned URL is not bound to the session
- * (S3 cannot ask us); it expires after the TTL instead.
+ * (S3 cannot ask us); it expires after the TTL instead. Links to an original (`original.<ext>`)
+ * are always downloads, named `original.<ext>` unless `options.download` names them.
  */
 export function createMediaLinks(deps: {
   config: Pick<Config, 'secret' | 'mediaUrlTtlSeconds'>;
@@ -30,7 +31,12 @@ export function createMediaLinks(deps: {
   return {
     async url(key, viewer, options) {
       const now = deps.now?.() ?? Date.now();
-      const download = options?.download;
+      // Originals are evidence, never rendered inline: always a download.
+      const download =
+        options?.download ??
+        (isOriginalKey(key)
+          ? { filename: key.slice(key.lastIndexOf('/') + 1), contentType: contentTypeForKey(key) }
+          : undefined);
       const presigned = await deps.storage.presignedGetUrl(key, {
         contentType: download?.contentType ?? contentTypeForKey(key),
         ...(download ? { downloadName: download.filename } : {}),

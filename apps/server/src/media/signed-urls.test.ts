@@ -152,5 +152,13 @@ describe('MediaLinks on local storage', () => {
       ok: true,
       download: 'a.jpg',
     });
+    const originalKey = KEY.replace('preview.webp', 'original.heic');
+    const original = parse(await links.url(originalKey, { sessionId: 9 }));
+    expect(verifyMediaUrl(originalKey, original.query, { secret: SECRET, now: NOW })).toMatchObject(
+      {
+        ok: true,
+        download: 'original.heic',
+      },
+    );
   });
 });

@@ -145,7 +145,8 @@ export function createLocalStorage(dir: string): Storage {
     async *list(prefix): AsyncGenerator<StoredObjectInfo> {
       const slash = prefix.lastIndexOf('/');
       const base = slash === -1 ? root : path.join(root, ...prefix.slice(0, slash).split('/'));
-      if (!path.resolve(base).startsWith(root)) return;
+      const resolved = path.resolve(base);
+      if (resolved !== root && !resolved.startsWith(root + path.sep)) return;
       for await (const file of walk(base)) {
         const key = path.relative(root, file).split(path.sep).join('/');
         if (!key.startsWith(prefix)) continue;
