@@ -11,6 +11,7 @@
  * itself adds. The three are interleaved call by call over several rounds so machine noise hits
  * them alike; the median of the per-round ratios is the number to compare between machines.
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -88,6 +89,9 @@ async function main(): Promise<void> {
     stalls.enable();
     const loadMs = await time(() => searchPlaces('m'));
     stalls.disable();
+    // Let the loader's last frames and buffers go before measuring what stays.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    gc();
     gc();
     const after = process.memoryUsage();
 
@@ -129,8 +133,11 @@ async function main(): Promise<void> {
       console.log(
         `  ${label.padEnd(34)} p50 ${ms(median(values))}   p95 ${ms(quantile(values, 0.95))}`,
       );
+    const load = loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
     console.log(
-      `GET /api/places?query=… (${process.version}, ${process.platform}/${process.arch})`,
+      `GET /api/places?query=… (${process.version}, ${availableParallelism()} cores, load average ${load})`,
     );
     console.log('one-time gazetteer load (first search):');
     console.log(`  wall time                          ${ms(loadMs)}`);
