@@ -6,9 +6,11 @@ import { UploadEditPage } from '@/features/uploads/routes/upload-edit-page';
 import { UploadPage } from '@/features/uploads/routes/upload-page';
 import { UploaderPage } from '@/features/uploads/routes/uploader-page';
 import { AdminPage } from '@/features/users/routes/admin-page';
+import { TeamsPage } from '@/features/users/routes/teams-page';
 import { RedirectIfSignedIn, RequireAdmin, RequireAuth } from './guards';
 import { AppLayout } from './layout/app-layout';
 import { HomePage } from './pages/home-page';
+import { MemberProfilePage } from './pages/member-profile-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { ProfilePage } from './pages/profile-page';
 import { RouteErrorPage } from './pages/route-error-page';
@@ -20,6 +22,8 @@ import { RouteErrorPage } from './pages/route-error-page';
 const memberRoutes: RouteObject[] = [
   { index: true, element: <HomePage /> },
   { path: 'profile', element: <ProfilePage /> },
+  { path: 'profile/:id', element: <MemberProfilePage /> },
+  { path: 'teams', element: <TeamsPage /> },
   { path: 'uploads/latest', element: <LatestUploadsPage /> },
   { path: 'upload/:id', element: <UploadPage /> },
   { path: 'upload/:id/edit', element: <UploadEditPage /> },

@@ -1,7 +1,9 @@
 import Stack from '@mui/material/Stack';
 import { PageHeader } from '@/components/page-header';
 import { LogoutButton } from '@/features/auth/components/logout-button';
+import { UserUploadsSection } from '@/features/uploads/components/user-uploads-section';
 import { CurrentUserCard } from '@/features/users/components/current-user-card';
+import { MemberProjectsSection } from '@/features/users/components/member-projects-section';
 import { useCurrentUser } from '@/lib/session';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
@@ -15,9 +17,11 @@ export function ProfilePage() {
   return (
     <>
       <PageHeader title="My profile" />
-      <Stack spacing={4}>
+      <Stack spacing={4} sx={{ mb: 4 }}>
         <CurrentUserCard user={user} actions={<LogoutButton />} />
       </Stack>
+      <MemberProjectsSection userId={user.id} title="My projects" />
+      <UserUploadsSection userId={user.id} title="Latest uploads" />
     </>
   );
 }

@@ -1,0 +1,26 @@
+import { UserUploadsSection } from '@/features/uploads/components/user-uploads-section';
+import { MemberProfile } from '@/features/users/components/member-profile';
+import { MemberProjectsSection } from '@/features/users/components/member-projects-section';
+
+/**
+ * /profile/{id}: the member's name (and whether they are deactivated), a "Projects (N)" and a
+ * "Latest uploads (N)" section with the counts the server keeps (spec §2).
+ */
+export function MemberProfilePage() {
+  return (
+    <MemberProfile>
+      {(profile) => (
+        <>
+          <MemberProjectsSection
+            userId={profile.id}
+            title={`Projects (${profile.projectsCount})`}
+          />
+          <UserUploadsSection
+            userId={profile.id}
+            title={`Latest uploads (${profile.uploadsCount})`}
+          />
+        </>
+      )}
+    </MemberProfile>
+  );
+}

@@ -1,0 +1,88 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import type { Profile } from '@sitelog/shared';
+import type { ReactNode } from 'react';
+import { Link as RouterLink, useParams } from 'react-router';
+import { EmptyState } from '@/components/empty-state';
+import { ErrorState } from '@/components/error-state';
+import { LoadingState } from '@/components/loading-state';
+import { PageHeader } from '@/components/page-header';
+import { ApiError } from '@/lib/api-client';
+import { paths } from '@/lib/paths';
+import { useDocumentTitle } from '@/lib/use-document-title';
+import { useProfile } from '../api/get-profile';
+
+/** A profile address whose member does not exist (or whose id is not a number). */
+export function MemberNotFound() {
+  useDocumentTitle('Member not found');
+  return (
+    <>
+      <PageHeader title="Member not found" />
+      <EmptyState
+        message="There is no team member at this address."
+        description="The link may be mistyped. The team page lists everyone."
+        action={
+          <Button component={RouterLink} to={paths.teams} variant="contained">
+            See the team
+          </Button>
+        }
+      />
+    </>
+  );
+}
+
+function MemberHeader({ profile }: { profile: Profile }) {
+  const name = `${profile.firstname} ${profile.lastname}`;
+  useDocumentTitle(name);
+  return (
+    <>
+      <PageHeader title={name} />
+      {profile.isActive ? null : (
+        <Alert severity="info" variant="outlined" sx={{ mb: 3 }}>
+          This member has been deactivated. Their projects and uploads stay on the team’s record.
+        </Alert>
+      )}
+    </>
+  );
+}
+
+/** The `:id` of /profile/{id} as a positive whole number, or null when it is not one. */
+function useMemberId(): number | null {
+  const { id } = useParams();
+  if (!id || !/^[1-9]\d{0,9}$/.test(id)) return null;
+  const value = Number(id);
+  return value <= 2_147_483_647 ? value : null;
+}
+
+interface MemberProfileProps {
+  /** The member's projects and uploads, composed by the page from their own features. */
+  children: (profile: Profile) => ReactNode;
+}
+
+/**
+ * /profile/{id}: the member's name (and a note when deactivated), then the sections the page
+ * passes in. Loading, failure and an unknown member each get their own state, never a blank page.
+ */
+export function MemberProfile({ children }: MemberProfileProps) {
+  const id = useMemberId();
+  const query = useProfile(id);
+  if (id === null) return <MemberNotFound />;
+  if (query.isPending) return <LoadingState label="Loading the profile…" />;
+  if (query.isError) {
+    if (query.error instanceof ApiError && query.error.status === 404) return <MemberNotFound />;
+    return (
+      <ErrorState
+        error={query.error}
+        title="Could not load the profile"
+        onRetry={() => void query.refetch()}
+        retrying={query.isFetching}
+      />
+    );
+  }
+  return (
+    <>
+      <MemberHeader profile={query.data} />
+      {children(query.data)}
+    </>
+  );
+}
