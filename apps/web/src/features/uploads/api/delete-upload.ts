@@ -5,8 +5,7 @@ import { uploadKeys } from './keys';
 import { refreshAfterUploadChange } from './refresh';
 
 /** DELETE /api/upload/delete/{id}: removes the upload and its files (creator only). */
-export const deleteUpload = (id: number) =>
-  api.delete(`/api/upload/delete/${id}`, z.unknown());
+export const deleteUpload = (id: number) => api.delete(`/api/upload/delete/${id}`, z.unknown());
 
 export const useDeleteUpload = (id: number) => {
   const queryClient = useQueryClient();

@@ -8,5 +8,6 @@ export const uploadKeys = {
   project: (projectId: number) => [...uploadKeys.lists(), 'project', projectId] as const,
   user: (userId: number) => [...uploadKeys.lists(), 'user', userId] as const,
   /** The project an upload is being added to, as the uploader shows it. */
-  uploaderProject: (projectId: number) => [...uploadKeys.all, 'uploader-project', projectId] as const,
+  uploaderProject: (projectId: number) =>
+    [...uploadKeys.all, 'uploader-project', projectId] as const,
 };

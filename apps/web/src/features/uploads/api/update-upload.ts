@@ -21,7 +21,8 @@ export const useUpdateUpload = (id: number) => {
       if (updated.success) queryClient.setQueryData(uploadKeys.detail(id), updated.data);
       void refreshAfterUploadChange(queryClient);
       // The page shows the saved text as the new starting point, so wait for it.
-      if (!updated.success) await queryClient.invalidateQueries({ queryKey: uploadKeys.detail(id) });
+      if (!updated.success)
+        await queryClient.invalidateQueries({ queryKey: uploadKeys.detail(id) });
     },
   });
 };

@@ -17,8 +17,8 @@ export function OnlyCreatorCanEdit({ upload }: { upload: Pick<Upload, 'id' | 'cr
         </Button>
       }
     >
-      Only the creator of this photo ({upload.creator.firstname} {upload.creator.lastname}) can
-      edit it.
+      Only the creator of this photo ({upload.creator.firstname} {upload.creator.lastname}) can edit
+      it.
     </Alert>
   );
 }

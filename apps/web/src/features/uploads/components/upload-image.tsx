@@ -4,9 +4,13 @@ import Box from '@mui/material/Box';
 import ButtonBase from '@mui/material/ButtonBase';
 import Dialog from '@mui/material/Dialog';
 import IconButton from '@mui/material/IconButton';
+import { styled } from '@mui/material/styles';
 import type { Upload } from '@sitelog/shared';
 import { useState } from 'react';
 import { uploadDisplayName } from './upload-tiles';
+
+/** A plain img that keeps width/height as attributes (Box would turn them into CSS). */
+const Img = styled('img')({ display: 'block' });
 
 type ImageUpload = Pick<Upload, 'name' | 'formatedLink' | 'formatedWidth' | 'formatedHeight'>;
 
@@ -24,7 +28,13 @@ function hasSize(upload: ImageUpload): boolean {
  * The formatted image at its own aspect ratio (no jump while it loads, never upscaled);
  * clicking it opens it large in a dialog.
  */
-export function UploadImage({ upload, maxHeight = '70vh' }: { upload: ImageUpload; maxHeight?: string }) {
+export function UploadImage({
+  upload,
+  maxHeight = '70vh',
+}: {
+  upload: ImageUpload;
+  maxHeight?: string;
+}) {
   const [open, setOpen] = useState(false);
   const name = uploadDisplayName(upload);
   const sized = hasSize(upload);
@@ -44,17 +54,20 @@ export function UploadImage({ upload, maxHeight = '70vh' }: { upload: ImageUploa
           borderRadius: 1,
           overflow: 'hidden',
           cursor: 'zoom-in',
-          '&.Mui-focusVisible': { outline: '3px solid', outlineColor: 'primary.main', outlineOffset: 2 },
+          '&.Mui-focusVisible': {
+            outline: '3px solid',
+            outlineColor: 'primary.main',
+            outlineOffset: 2,
+          },
         }}
       >
-        <Box
-          component="img"
+        <Img
           src={upload.formatedLink}
           alt={name}
           width={upload.formatedWidth || undefined}
           height={upload.formatedHeight || undefined}
           decoding="async"
-          sx={{ display: 'block', width: '100%', height: '100%', objectFit: 'contain' }}
+          sx={{ width: '100%', height: '100%', objectFit: 'contain' }}
         />
         <Box
           aria-hidden
@@ -76,9 +89,16 @@ export function UploadImage({ upload, maxHeight = '70vh' }: { upload: ImageUploa
         open={open}
         onClose={() => setOpen(false)}
         maxWidth={false}
-        aria-label={name}
         slotProps={{
-          paper: { sx: { m: 1, bgcolor: 'common.black', position: 'relative', maxWidth: 'calc(100vw - 16px)' } },
+          paper: {
+            'aria-label': name,
+            sx: {
+              m: 1,
+              bgcolor: 'common.black',
+              position: 'relative',
+              maxWidth: 'calc(100vw - 16px)',
+            },
+          },
         }}
       >
         <IconButton
@@ -95,12 +115,10 @@ export function UploadImage({ upload, maxHeight = '70vh' }: { upload: ImageUploa
         >
           <CloseIcon />
         </IconButton>
-        <Box
-          component="img"
+        <Img
           src={upload.formatedLink}
           alt={name}
           sx={{
-            display: 'block',
             maxWidth: 'calc(100vw - 16px)',
             maxHeight: 'calc(100dvh - 16px)',
             width: 'auto',

@@ -11,7 +11,10 @@ export function LatestUploadsPage() {
   const query = useLatestUploads(limits.latestUploadsPage);
   return (
     <>
-      <PageHeader title="Latest uploads" subtitle="The team's newest photos, across all projects." />
+      <PageHeader
+        title="Latest uploads"
+        subtitle="The team's newest photos, across all projects."
+      />
       <UploadsFeed
         query={query}
         label="Latest uploads"
