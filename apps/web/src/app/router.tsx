@@ -1,5 +1,10 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { LoginPage } from '@/features/auth/routes/login-page';
+import { AllProjectsPage } from '@/features/projects/routes/all-projects-page';
+import { MyProjectsPage } from '@/features/projects/routes/my-projects-page';
+import { NewProjectPage } from '@/features/projects/routes/new-project-page';
+import { ProjectPage } from '@/features/projects/routes/project-page';
+import { UploaderChoosePage } from '@/features/projects/routes/uploader-choose-page';
 import { LatestUploadsPage } from '@/features/uploads/routes/latest-uploads-page';
 import { UploadBatchEditPage } from '@/features/uploads/routes/upload-batch-edit-page';
 import { UploadEditPage } from '@/features/uploads/routes/upload-edit-page';
@@ -22,6 +27,11 @@ import { RouteErrorPage } from './pages/route-error-page';
 const memberRoutes: RouteObject[] = [
   { index: true, element: <HomePage /> },
   { path: 'profile', element: <ProfilePage /> },
+  { path: 'projects', element: <MyProjectsPage /> },
+  { path: 'projects/all', element: <AllProjectsPage /> },
+  { path: 'projects/new', element: <NewProjectPage /> },
+  { path: 'project/:id', element: <ProjectPage /> },
+  { path: 'uploader/choose', element: <UploaderChoosePage /> },
   { path: 'profile/:id', element: <MemberProfilePage /> },
   { path: 'teams', element: <TeamsPage /> },
   { path: 'uploads/latest', element: <LatestUploadsPage /> },

@@ -1,0 +1,16 @@
+import { projectListSchema } from '@sitelog/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { projectKeys } from './keys';
+
+/** GET /api/project/bookmark: the projects the signed-in user bookmarked. */
+export const getBookmarkedProjects = (signal?: AbortSignal) =>
+  api.get('/api/project/bookmark', projectListSchema, { signal });
+
+export const bookmarkedProjectsQueryOptions = () =>
+  queryOptions({
+    queryKey: projectKeys.bookmarked(),
+    queryFn: ({ signal }) => getBookmarkedProjects(signal),
+  });
+
+export const useBookmarkedProjects = () => useQuery(bookmarkedProjectsQueryOptions());

@@ -1,0 +1,125 @@
+import FolderOutlined from '@mui/icons-material/FolderOutlined';
+import PlaceOutlined from '@mui/icons-material/PlaceOutlined';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardActionArea from '@mui/material/CardActionArea';
+import CardContent from '@mui/material/CardContent';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { Project } from '@sitelog/shared';
+import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { formatRelativeDay } from '@/lib/format-relative-day';
+import { paths } from '@/lib/paths';
+
+export const PROJECT_COVER_ASPECT = '4 / 3';
+
+/** The project's cover: its latest photo, else a neutral placeholder with an icon. */
+function ProjectCover({ project }: { project: Project }) {
+  const cover = project.lastUploads[0];
+  return (
+    <Box
+      sx={{
+        aspectRatio: PROJECT_COVER_ASPECT,
+        bgcolor: 'action.hover',
+        overflow: 'hidden',
+        display: 'grid',
+        placeItems: 'center',
+      }}
+    >
+      {cover ? (
+        <Box
+          component="img"
+          src={cover.previewLink}
+          alt=""
+          loading="lazy"
+          decoding="async"
+          sx={{ width: '100%', height: '100%', objectFit: 'cover', display: 'block' }}
+        />
+      ) : (
+        <FolderOutlined aria-hidden sx={{ fontSize: 48, color: 'text.disabled' }} />
+      )}
+    </Box>
+  );
+}
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/** A project tile: cover photo, name, location, uploads and last activity; opens the project. */
+export function ProjectCard({ project }: { project: Project }) {
+  return (
+    <Card variant="outlined" sx={{ height: '100%' }}>
+      <CardActionArea
+        component={RouterLink}
+        to={paths.project(project.id)}
+        sx={{
+          height: '100%',
+          display: 'flex',
+          flexDirection: 'column',
+          alignItems: 'stretch',
+          justifyContent: 'flex-start',
+        }}
+      >
+        <ProjectCover project={project} />
+        <CardContent sx={{ p: 1.5, '&:last-child': { pb: 1.5 } }}>
+          <Typography
+            component="h3"
+            variant="subtitle1"
+            sx={{ fontWeight: 600, lineHeight: 1.3, overflowWrap: 'anywhere' }}
+          >
+            {project.name}
+          </Typography>
+          <Stack
+            direction="row"
+            spacing={0.5}
+            sx={{ alignItems: 'center', color: 'text.secondary', mt: 0.25, minWidth: 0 }}
+          >
+            <PlaceOutlined aria-hidden sx={{ fontSize: 16, flexShrink: 0 }} />
+            <Typography variant="body2" noWrap title={project.location}>
+              {project.location}
+            </Typography>
+          </Stack>
+          <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 0.5 }}>
+            {plural(project.uploadsCount, 'upload')} · updated{' '}
+            {formatRelativeDay(project.updatedAt)}
+          </Typography>
+        </CardContent>
+      </CardActionArea>
+    </Card>
+  );
+}
+
+export const projectGridColumns = 'repeat(auto-fill, minmax(min(100%, 160px), 1fr))';
+
+/** Project tiles in a responsive grid (two columns on a phone). */
+export function ProjectGrid({
+  projects,
+  label,
+  children,
+}: {
+  projects: Project[];
+  label: string;
+  children?: ReactNode;
+}) {
+  return (
+    <Box
+      component="ul"
+      aria-label={label}
+      sx={{
+        listStyle: 'none',
+        m: 0,
+        p: 0,
+        display: 'grid',
+        gridTemplateColumns: projectGridColumns,
+        gap: 1.5,
+      }}
+    >
+      {projects.map((project) => (
+        <Box component="li" key={project.id} sx={{ minWidth: 0 }}>
+          <ProjectCard project={project} />
+        </Box>
+      ))}
+      {children}
+    </Box>
+  );
+}

@@ -1,0 +1,250 @@
+import SearchOutlined from '@mui/icons-material/SearchOutlined';
+import InputAdornment from '@mui/material/InputAdornment';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TableSortLabel from '@mui/material/TableSortLabel';
+import TextField from '@mui/material/TextField';
+import { useMemo, type KeyboardEvent, type MouseEvent } from 'react';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { paths } from '@/lib/paths';
+import type { ProjectListItem } from '../api/get-project-rows';
+import { formatDate } from './format-date';
+
+type SortKey = keyof ProjectListItem;
+type Direction = 'asc' | 'desc';
+
+const columns: { key: SortKey; label: string; numeric?: boolean }[] = [
+  { key: 'id', label: '#', numeric: true },
+  { key: 'name', label: 'Name' },
+  { key: 'location', label: 'Location' },
+  { key: 'updatedAt', label: 'Updated at' },
+  { key: 'creatorName', label: 'Creator' },
+  { key: 'uploadsCount', label: 'Uploads', numeric: true },
+];
+const sortKeys = new Set<string>(columns.map((column) => column.key));
+const rowsPerPageOptions = [25, 50, 100];
+
+const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+
+/** Case- and accent-insensitive text for filtering ("zurich" finds "Zürich"). */
+export const foldText = (text: string) =>
+  text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+function compare(a: ProjectListItem, b: ProjectListItem, key: SortKey): number {
+  const x = a[key];
+  const y = b[key];
+  if (typeof x === 'number' && typeof y === 'number') return x - y;
+  // ISO dates sort as text; names and places in the viewer's collation.
+  if (key === 'updatedAt') return String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0;
+  return collator.compare(String(x), String(y));
+}
+
+/** Table state lives in the address, so Back from a project returns to the same page and order. */
+function useTableState() {
+  const [params, setParams] = useSearchParams();
+  const sortParam = params.get('sort') ?? '';
+  const sort: SortKey = sortKeys.has(sortParam) ? (sortParam as SortKey) : 'updatedAt';
+  const direction: Direction =
+    params.get('dir') === 'asc'
+      ? 'asc'
+      : params.get('dir') === 'desc'
+        ? 'desc'
+        : sort === 'updatedAt'
+          ? 'desc'
+          : 'asc';
+  const filter = params.get('q') ?? '';
+  const page = Math.max(0, Number.parseInt(params.get('page') ?? '1', 10) - 1 || 0);
+  const perPageParam = Number.parseInt(params.get('rows') ?? '', 10);
+  const rowsPerPage = rowsPerPageOptions.includes(perPageParam)
+    ? perPageParam
+    : (rowsPerPageOptions[0] ?? 25);
+
+  const update = (changes: Record<string, string | null>) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        for (const [key, value] of Object.entries(changes)) {
+          if (value === null || value === '') next.delete(key);
+          else next.set(key, value);
+        }
+        return next;
+      },
+      { replace: true },
+    );
+  return { sort, direction, filter, page, rowsPerPage, update };
+}
+
+/**
+ * The all-projects table (spec §2): #, Name, Location, Updated at, Creator, Uploads. Sorting,
+ * filtering and paging run in the browser over the rows loaded once, and only one page of rows
+ * is rendered, so 10,000 projects stay smooth. A row opens its project on click or Enter; on a
+ * phone the table scrolls inside its own box.
+ */
+export function ProjectsTable({ items }: { items: ProjectListItem[] }) {
+  const navigate = useNavigate();
+  const { sort, direction, filter, page, rowsPerPage, update } = useTableState();
+
+  const searchable = useMemo(
+    () =>
+      items.map((item) => ({
+        item,
+        text: foldText(`${item.id} ${item.name} ${item.location} ${item.creatorName}`),
+      })),
+    [items],
+  );
+  const filtered = useMemo(() => {
+    const terms = foldText(filter).split(/\s+/).filter(Boolean);
+    if (terms.length === 0) return items;
+    return searchable
+      .filter(({ text }) => terms.every((term) => text.includes(term)))
+      .map(({ item }) => item);
+  }, [searchable, items, filter]);
+  const sorted = useMemo(() => {
+    const sign = direction === 'asc' ? 1 : -1;
+    return [...filtered].sort((a, b) => sign * compare(a, b, sort) || b.id - a.id);
+  }, [filtered, sort, direction]);
+
+  const lastPage = Math.max(0, Math.ceil(sorted.length / rowsPerPage) - 1);
+  const currentPage = Math.min(page, lastPage);
+  const visible = sorted.slice(currentPage * rowsPerPage, (currentPage + 1) * rowsPerPage);
+
+  const sortBy = (key: SortKey) => {
+    const nextDirection: Direction = key === sort ? (direction === 'asc' ? 'desc' : 'asc') : 'asc';
+    update({ sort: key, dir: nextDirection, page: null });
+  };
+  const open = (id: number) => void navigate(paths.project(id));
+  const onRowClick = (event: MouseEvent<HTMLTableRowElement>, id: number) => {
+    // The name link navigates by itself (and opens new tabs); the rest of the row does it here.
+    if (event.target instanceof Element && event.target.closest('a')) return;
+    open(id);
+  };
+  const onRowKeyDown = (event: KeyboardEvent<HTMLTableRowElement>, id: number) => {
+    if (event.key === 'Enter' && event.target === event.currentTarget) {
+      event.preventDefault();
+      open(id);
+    }
+  };
+
+  return (
+    <Paper variant="outlined" sx={{ minWidth: 0 }}>
+      <TextField
+        label="Filter projects"
+        type="search"
+        size="small"
+        value={filter}
+        onChange={(event) => update({ q: event.target.value, page: null })}
+        sx={{ m: 2, width: { xs: 'calc(100% - 32px)', sm: 360 } }}
+        helperText="Matches name, location, creator or number"
+        slotProps={{
+          input: {
+            startAdornment: (
+              <InputAdornment position="start">
+                <SearchOutlined aria-hidden />
+              </InputAdornment>
+            ),
+          },
+        }}
+      />
+      <TableContainer sx={{ overflowX: 'auto' }}>
+        <Table size="small" aria-label="All projects" sx={{ minWidth: 720 }}>
+          <TableHead>
+            <TableRow>
+              {columns.map((column) => (
+                <TableCell
+                  key={column.key}
+                  align={column.numeric ? 'right' : 'left'}
+                  sortDirection={sort === column.key ? direction : false}
+                  sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}
+                >
+                  <TableSortLabel
+                    active={sort === column.key}
+                    direction={sort === column.key ? direction : 'asc'}
+                    onClick={() => sortBy(column.key)}
+                  >
+                    {column.label}
+                  </TableSortLabel>
+                </TableCell>
+              ))}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {visible.map((item) => (
+              <TableRow
+                key={item.id}
+                hover
+                tabIndex={0}
+                onClick={(event) => onRowClick(event, item.id)}
+                onKeyDown={(event) => onRowKeyDown(event, item.id)}
+                sx={{
+                  cursor: 'pointer',
+                  height: 44,
+                  '&:focus-visible': {
+                    outline: '2px solid',
+                    outlineColor: 'primary.main',
+                    outlineOffset: -2,
+                  },
+                }}
+              >
+                <TableCell
+                  align="right"
+                  sx={{ color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}
+                >
+                  {item.id}
+                </TableCell>
+                <TableCell sx={{ fontWeight: 500, maxWidth: 320, overflowWrap: 'anywhere' }}>
+                  <Link
+                    component={RouterLink}
+                    to={paths.project(item.id)}
+                    tabIndex={-1}
+                    underline="hover"
+                    color="inherit"
+                  >
+                    {item.name}
+                  </Link>
+                </TableCell>
+                <TableCell sx={{ maxWidth: 260, overflowWrap: 'anywhere' }}>
+                  {item.location}
+                </TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  <time dateTime={item.updatedAt}>{formatDate(item.updatedAt)}</time>
+                </TableCell>
+                <TableCell>{item.creatorName}</TableCell>
+                <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+                  {item.uploadsCount}
+                </TableCell>
+              </TableRow>
+            ))}
+            {visible.length === 0 ? (
+              <TableRow>
+                <TableCell
+                  colSpan={columns.length}
+                  sx={{ py: 4, textAlign: 'center', color: 'text.secondary' }}
+                >
+                  No projects match “{filter}”.
+                </TableCell>
+              </TableRow>
+            ) : null}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      <TablePagination
+        component="div"
+        count={sorted.length}
+        page={currentPage}
+        onPageChange={(_event, next) => update({ page: next === 0 ? null : String(next + 1) })}
+        rowsPerPage={rowsPerPage}
+        rowsPerPageOptions={rowsPerPageOptions}
+        onRowsPerPageChange={(event) => update({ rows: event.target.value, page: null })}
+        labelRowsPerPage="Rows"
+        sx={{ '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', pl: 2 } }}
+      />
+    </Paper>
+  );
+}

@@ -1,0 +1,237 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { jsonError } from '@/test/mock-api';
+import { member, renderApp } from '@/test/render-app';
+import { makeProject } from '../test/make-project';
+
+const byOther = makeProject({ id: 7, creator: { id: 3, firstname: 'Aisha', lastname: 'Okafor' } });
+const byMember = makeProject({
+  id: 8,
+  name: 'School Extension',
+  creator: { id: member.id, firstname: member.firstname, lastname: member.lastname },
+});
+
+describe('/project/{id}', () => {
+  it('shows the header: name, location, creator linking to the profile, updated date and description', async () => {
+    renderApp('/project/7', {
+      signedInAs: member,
+      api: { 'GET /api/project/id/7': { body: byOther } },
+    });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: byOther.name }),
+    ).toBeInTheDocument();
+    expect(document.title).toBe(`${byOther.name} · Sitelog`);
+    expect(screen.getByText('Munich, Germany')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Aisha Okafor' })).toHaveAttribute(
+      'href',
+      '/profile/3',
+    );
+    expect(
+      screen.getByText(
+        (_content, element) =>
+          element?.tagName === 'TIME' && element.getAttribute('datetime') === byOther.updatedAt,
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByText(byOther.description)).toBeInTheDocument();
+  });
+
+  it('shows EDIT only to the project creator', async () => {
+    const { unmount } = renderApp('/project/7', {
+      signedInAs: member,
+      api: { 'GET /api/project/id/7': { body: byOther } },
+    });
+    await screen.findByRole('heading', { level: 1, name: byOther.name });
+    expect(screen.getByRole('button', { name: 'Bookmark' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
+    unmount();
+
+    renderApp('/project/8', {
+      signedInAs: member,
+      api: { 'GET /api/project/id/8': { body: byMember } },
+    });
+    await screen.findByRole('heading', { level: 1, name: byMember.name });
+    expect(screen.getByRole('button', { name: 'Edit' })).toBeInTheDocument();
+  });
+
+  it('edits the project as its creator with PATCH and shows the saved values', async () => {
+    const saved = { ...byMember, name: 'School Extension, Phase 2', description: 'Second wing.' };
+    const { user, server } = renderApp('/project/8', {
+      signedInAs: member,
+      api: {
+        'GET /api/project/id/8': { body: byMember },
+        'PATCH /api/project/update/8': { body: saved },
+        'GET /api/places': { body: [] },
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit project' });
+    const name = within(dialog).getByLabelText('Name');
+    expect(name).toHaveValue(byMember.name);
+    expect(within(dialog).getByLabelText('Location')).toHaveValue(byMember.location);
+    await user.clear(name);
+    await user.paste('School Extension, Phase 2');
+    await user.clear(within(dialog).getByLabelText('Description'));
+    await user.paste('Second wing.');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(server.callsTo('PATCH /api/project/update/8')[0]?.body).toEqual({
+      project: {
+        name: 'School Extension, Phase 2',
+        location: byMember.location,
+        description: 'Second wing.',
+        latitude: byMember.latitude,
+        longitude: byMember.longitude,
+      },
+    });
+    expect(
+      screen.getByRole('heading', { level: 1, name: 'School Extension, Phase 2' }),
+    ).toBeInTheDocument();
+    // Opening the location for editing is not a place search.
+    expect(server.callsTo('GET /api/places')).toHaveLength(0);
+  });
+
+  it('shows the server message in the edit form when saving fails', async () => {
+    const { user } = renderApp('/project/8', {
+      signedInAs: member,
+      api: {
+        'GET /api/project/id/8': { body: byMember },
+        'PATCH /api/project/update/8': jsonError(
+          403,
+          'forbidden',
+          'Only the creator of this project can edit it.',
+        ),
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit project' });
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Only the creator of this project can edit it.',
+    );
+  });
+
+  it('bookmarks and unbookmarks through the API and updates the label from the answer', async () => {
+    let favorited = false;
+    const { user, server } = renderApp('/project/7', {
+      signedInAs: member,
+      api: {
+        'GET /api/project/id/7': () => ({ body: { ...byOther, isFavorited: favorited } }),
+        'GET /api/project/7/favor/': () => {
+          favorited = true;
+          return { body: { ...byOther, isFavorited: true } };
+        },
+        'GET /api/project/7/unfavor/': () => {
+          favorited = false;
+          return { body: { ...byOther, isFavorited: false } };
+        },
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Bookmark' }));
+    expect(await screen.findByRole('button', { name: 'Unbookmark' })).toBeEnabled();
+    expect(server.callsTo('GET /api/project/7/favor/')).toHaveLength(1);
+    expect(server.callsTo('GET /api/project/7/favor/')[0]?.headers.get('authorization')).toBe(
+      `Bearer token-of-${member.id}`,
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Unbookmark' }));
+    expect(await screen.findByRole('button', { name: 'Bookmark' })).toBeInTheDocument();
+    expect(server.callsTo('GET /api/project/7/unfavor/')).toHaveLength(1);
+    // Following was not touched.
+    expect(screen.getByRole('button', { name: 'Follow' })).toBeInTheDocument();
+  });
+
+  it('disables FOLLOW while its call runs and shows a failure', async () => {
+    let answer: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const { user } = renderApp('/project/7', {
+      signedInAs: member,
+      api: {
+        'GET /api/project/id/7': { body: byOther },
+        'GET /api/project/7/follow/': async () => {
+          await held;
+          return jsonError(404, 'not_found', 'Project not found.');
+        },
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Follow' }));
+    expect(screen.getByRole('button', { name: 'Follow' })).toBeDisabled();
+    answer();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Project not found.');
+    expect(screen.getByRole('button', { name: 'Follow' })).toBeEnabled();
+  });
+
+  it('shows the latest uploads as tiles, a tile to add one, and sample report tiles for the report creator', async () => {
+    const withUploads = {
+      ...byOther,
+      uploadsCount: 9,
+      lastUploads: [
+        { id: 31, previewLink: '/media/p31.webp' },
+        { id: 30, previewLink: '/media/p30.webp' },
+      ],
+    };
+    renderApp('/project/7', {
+      signedInAs: member,
+      api: { 'GET /api/project/id/7': { body: withUploads } },
+    });
+    const uploads = await screen.findByRole('list', { name: 'Latest uploads of this project' });
+    const links = within(uploads).getAllByRole('link');
+    expect(links[0]).toHaveAccessibleName('Add upload');
+    expect(links[0]).toHaveAttribute('href', '/uploader/7/create');
+    expect(links[1]).toHaveAttribute('href', '/upload/31');
+    const image = within(links[1] as HTMLElement).getByRole('img');
+    expect(image).toHaveAttribute('src', '/media/p31.webp');
+    expect(image).toHaveAttribute('loading', 'lazy');
+    expect(image).toHaveAccessibleName(/\S/);
+    expect(screen.getByText('9 uploads')).toBeInTheDocument();
+
+    const reports = screen.getByRole('region', { name: 'Reports' });
+    expect(within(reports).getByText('Under construction')).toBeInTheDocument();
+    const samples = within(reports).getAllByRole('link');
+    expect(samples.length).toBeGreaterThan(0);
+    for (const sample of samples)
+      expect(sample).toHaveAttribute('href', '/reports/create?project=7');
+  });
+
+  it('says the project was not found for an unknown id and for an id that is not a number', async () => {
+    const { unmount, server } = renderApp('/project/999', {
+      signedInAs: member,
+      api: { 'GET /api/project/id/999': jsonError(404, 'not_found', 'Project not found.') },
+    });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Project not found' }),
+    ).toBeInTheDocument();
+    expect(document.title).toBe('Project not found · Sitelog');
+    expect(server.callsTo('GET /api/project/id/999')).toHaveLength(1);
+    unmount();
+
+    const second = renderApp('/project/abc', { signedInAs: member });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Project not found' }),
+    ).toBeInTheDocument();
+    expect(second.server.calls.filter((call) => call.path.startsWith('/api/project'))).toHaveLength(
+      0,
+    );
+  });
+
+  it('offers Retry when the project cannot be loaded', async () => {
+    let fail = true;
+    const { user } = renderApp('/project/7', {
+      signedInAs: member,
+      api: {
+        'GET /api/project/id/7': () =>
+          fail ? jsonError(503, 'unavailable', 'The database is busy.') : { body: byOther },
+      },
+    });
+    expect(
+      await screen.findByText('The database is busy.', {}, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(
+      await screen.findByRole('heading', { level: 1, name: byOther.name }),
+    ).toBeInTheDocument();
+  });
+});
