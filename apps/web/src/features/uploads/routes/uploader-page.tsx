@@ -222,8 +222,8 @@ function UploadForm({ project }: { project: Project }) {
             setState({ status: 'cancelled', file });
             return;
           }
-          // A refused file (wrong type, too large) fails again as it is; anything else may pass.
-          const refused = error instanceof ApiError && [413, 415].includes(error.status);
+          // A refused file (not an image, too large, undecodable) fails again as it is.
+          const refused = error instanceof ApiError && [413, 415, 422].includes(error.status);
           setState({ status: 'failed', file, message: errorMessage(error), canRetry: !refused });
         },
       },
