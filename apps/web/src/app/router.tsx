@@ -1,10 +1,15 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { LoginPage } from '@/features/auth/routes/login-page';
+import { NotificationsPage } from '@/features/notifications/routes/notifications-page';
+import { ArchivedProjectsPage } from '@/features/projects/routes/archived-projects-page';
 import { AllProjectsPage } from '@/features/projects/routes/all-projects-page';
 import { MyProjectsPage } from '@/features/projects/routes/my-projects-page';
 import { NewProjectPage } from '@/features/projects/routes/new-project-page';
 import { ProjectPage } from '@/features/projects/routes/project-page';
 import { UploaderChoosePage } from '@/features/projects/routes/uploader-choose-page';
+import { ReportCreatorPage } from '@/features/reports/routes/report-creator-page';
+import { ReportsPage } from '@/features/reports/routes/reports-page';
+import { SearchPage } from '@/features/search/routes/search-page';
 import { LatestUploadsPage } from '@/features/uploads/routes/latest-uploads-page';
 import { UploadBatchEditPage } from '@/features/uploads/routes/upload-batch-edit-page';
 import { UploadEditPage } from '@/features/uploads/routes/upload-edit-page';
@@ -39,6 +44,11 @@ const memberRoutes: RouteObject[] = [
   { path: 'upload/:id/edit', element: <UploadEditPage /> },
   { path: 'upload/:id/edit/batch', element: <UploadBatchEditPage /> },
   { path: 'uploader/:id/create', element: <UploaderPage /> },
+  { path: 'projects/archived', element: <ArchivedProjectsPage /> },
+  { path: 'reports', element: <ReportsPage /> },
+  { path: 'reports/create', element: <ReportCreatorPage /> },
+  { path: 'notifications', element: <NotificationsPage /> },
+  { path: 'search', element: <SearchPage /> },
 ];
 
 const adminRoutes: RouteObject[] = [{ path: 'admin', element: <AdminPage /> }];
