@@ -56,13 +56,27 @@ export async function saveStreamToTempFile(
   options: { tempDir: string; maxBytes: number },
 ): Promise<TempFile> {
   await mkdir(options.tempDir, { recursive: true });
+  // A source closed before its end (the multipart parser destroys the current file when the rest
+  // of the form turns out broken or the client goes away) must fail the copy. `pipeline` alone
+  // would wait forever for the 'end' of a source that had all its data pushed but not yet read.
+  if (source.destroyed && !source.readableEnded)
+    throw new Error('The upload stream was closed early.');
+  const closedEarly = new AbortController();
+  const onClose = () => {
+    if (!source.readableEnded) closedEarly.abort(new Error('The upload stream was closed early.'));
+  };
+  source.once('close', onClose);
   const filePath = path.join(options.tempDir, `${randomUUID()}${TEMP_UPLOAD_SUFFIX}`);
   const limit = new ByteLimit(options.maxBytes);
   try {
-    await pipeline(source, limit, createWriteStream(filePath, { flags: 'wx', mode: 0o600 }));
+    await pipeline(source, limit, createWriteStream(filePath, { flags: 'wx', mode: 0o600 }), {
+      signal: closedEarly.signal,
+    });
   } catch (err) {
     await removeFile(filePath);
     throw err;
+  } finally {
+    source.off('close', onClose);
   }
   return { path: filePath, bytes: limit.bytes };
 }
