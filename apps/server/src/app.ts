@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -19,13 +20,19 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { placesRoutes } from './modules/places/places.routes.js';
 import { projectRoutes } from './modules/projects/projects.routes.js';
+import { mediaRoutes } from './modules/uploads/media.routes.js';
+import { uploadRoutes } from './modules/uploads/uploads.routes.js';
 import { userRoutes } from './modules/users/users.routes.js';
+import type { ImageProcessor } from './media/images.js';
 import type { MediaLinks } from './media/links.js';
+import type { Storage } from './media/storage/index.js';
 
 export interface AppDeps {
   config: Config;
   db: Database;
   links: MediaLinks;
+  storage: Storage;
+  images: ImageProcessor;
 }
 
 const REDACTED = '[redacted]';
@@ -91,6 +98,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     openapi: { info: { title: 'Sitelog API', version: '1.0.0' } },
     transform: jsonSchemaTransform,
   });
+  // Uploads: one file per request, streamed (never buffered); a handful of small text parts.
+  await app.register(fastifyMultipart, {
+    limits: {
+      fileSize: config.uploads.maxBytes,
+      files: 1,
+      fields: 10,
+      fieldSize: 64 * 1024,
+      parts: 12,
+      headerPairs: 50,
+    },
+  });
   app.get('/api/docs', { config: { access: 'public' } }, async () => app.swagger());
 
   healthRoutes(app, deps);
@@ -98,6 +116,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   placesRoutes(app);
   projectRoutes(app, deps);
   userRoutes(app, deps);
+  uploadRoutes(app, deps);
+  mediaRoutes(app, deps);
 
   await registerWebApp(app, config);
   return app;

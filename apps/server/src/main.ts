@@ -2,21 +2,42 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDatabase, migrateToLatest } from './db/database.js';
 import { seedSampleWorkspace } from './db/seed.js';
+import { closeImageWorkers, createImageProcessor } from './media/images.js';
+import { createMediaLinks } from './media/links.js';
+import { createStorage } from './media/storage/index.js';
+import { startSweeper } from './media/sweeper.js';
 import { warmPlaces } from './modules/places/places.service.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const db = createDatabase(config.database);
   if (config.migrateOnStart) await migrateToLatest(db);
-  // TODO(issue 4): replace with the signed media links of the media module.
-  const links = { url: async (key: string) => `/media/${key}` };
-  const app = await buildApp({ config, db, links });
-  app.addHook('onClose', async () => db.destroy());
+  const storage = createStorage(config);
+  const links = createMediaLinks({ config, storage });
+  const images = createImageProcessor({
+    maxPixels: config.uploads.maxPixels,
+    concurrency: config.uploads.concurrency,
+  });
+  const app = await buildApp({ config, db, links, storage, images });
 
   if (config.sampleData) {
-    const seeded = await seedSampleWorkspace({ config, db });
-    if (seeded) app.log.info({ email: seeded.email }, 'created the sample workspace');
+    const started = Date.now();
+    const seeded = await seedSampleWorkspace({ config, db, storage, images });
+    if (seeded)
+      app.log.info(
+        { email: seeded.email, photos: seeded.photos, ms: Date.now() - started },
+        'created the sample workspace',
+      );
   }
+
+  // Removes temp files of abandoned uploads and stored files no upload references.
+  const stopSweeper = startSweeper({ db, storage, config, log: app.log });
+  app.addHook('onClose', async () => {
+    await stopSweeper();
+    await closeImageWorkers();
+    await storage.close();
+    await db.destroy();
+  });
 
   let closing = false;
   const shutdown = (signal: string) => {

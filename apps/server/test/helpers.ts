@@ -7,6 +7,13 @@ import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createDatabase, migrateToLatest, nowIso, type Database } from '../src/db/database.js';
+import {
+  closeImageWorkers,
+  createImageProcessor,
+  type ImageProcessor,
+} from '../src/media/images.js';
+import { createMediaLinks } from '../src/media/links.js';
+import { createStorage, type Storage } from '../src/media/storage/index.js';
 import { hashPassword } from '../src/modules/auth/passwords.js';
 import { insertUser } from '../src/modules/users/users.repository.js';
 
@@ -18,6 +25,8 @@ export interface TestContext {
   app: FastifyInstance;
   db: Database;
   config: Config;
+  storage: Storage;
+  images: ImageProcessor;
   dataDir: string;
   close: () => Promise<void>;
 }
@@ -45,7 +54,9 @@ async function createFreshPostgres(): Promise<{ url: string; drop: () => Promise
 
 /**
  * A fresh app on a fresh database (a new SQLite file, or a new PostgreSQL database) and a fresh
- * data dir. Each test file builds its own; nothing is shared between files.
+ * data dir, with the media storage the env names (local disk under the data dir by default;
+ * `STORAGE: 's3'` + `S3_*`, e.g. from `startS3Server()`, for a bucket). Each test file builds its
+ * own; nothing is shared between files.
  */
 export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sitelog-test-'));
@@ -66,17 +77,25 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
   });
   const db = createDatabase(config.database);
   await migrateToLatest(db);
-  // TODO(issue 4): replace with the signed media links of the media module.
-  const links = { url: async (key: string) => `/media/${key}` };
-  const app = await buildApp({ config, db, links });
+  const storage = createStorage(config);
+  const links = createMediaLinks({ config, storage });
+  const images = createImageProcessor({
+    maxPixels: config.uploads.maxPixels,
+    concurrency: config.uploads.concurrency,
+  });
+  const app = await buildApp({ config, db, links, storage, images });
   await app.ready();
   return {
     app,
     db,
     config,
+    storage,
+    images,
     dataDir,
     close: async () => {
       await app.close();
+      await closeImageWorkers();
+      await storage.close();
       await db.destroy();
       if (dropPg) await dropPg();
       rmSync(dataDir, { recursive: true, force: true });

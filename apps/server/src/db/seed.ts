@@ -1,14 +1,28 @@
 import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Config } from '../config.js';
+import type { ImageProcessor } from '../media/images.js';
+import { createLimiter } from '../media/limiter.js';
+import type { Storage } from '../media/storage/index.js';
+import { removeFile, TEMP_UPLOAD_SUFFIX } from '../media/temp-files.js';
 import { rememberSampleAccount } from '../modules/auth/sample-account.js';
 import { hashPassword } from '../modules/auth/passwords.js';
-import { addMark, insertProject } from '../modules/projects/projects.repository.js';
+import {
+  addMark,
+  applyUploadChange,
+  insertProject,
+} from '../modules/projects/projects.repository.js';
+import { storeUpload } from '../modules/uploads/uploads.service.js';
 import { countUsers, insertUser } from '../modules/users/users.repository.js';
 import { nowIso, type Database } from './database.js';
+import { renderSamplePhoto, type SampleScene } from './sample-photos.js';
 
 export interface SeedDeps {
   config: Config;
   db: Database;
+  storage: Storage;
+  images: ImageProcessor;
 }
 
 const people = [
@@ -99,6 +113,238 @@ const follows = [
   [4, 0],
 ] as const;
 
+/** Photo colour per project, so one project's photos look alike. */
+const projectHues = [205, 190, 220, 35, 15, 260] as const;
+
+/**
+ * Sample photos: project and uploader are indexes into `projects` and `people` (mostly the
+ * project's creator and members who bookmark or follow it); `daysAgo` spreads them over the
+ * weeks since each project started.
+ */
+const photos: {
+  project: number;
+  uploader: number;
+  daysAgo: number;
+  name: string;
+  description: string;
+  scene: SampleScene;
+}[] = [
+  {
+    project: 0,
+    uploader: 1,
+    daysAgo: 38,
+    name: 'Ground floor slab poured',
+    description: 'Slab C1–C4 poured and covered for curing; test cubes taken.',
+    scene: 'frame',
+  },
+  {
+    project: 0,
+    uploader: 2,
+    daysAgo: 24,
+    name: 'Tower crane up on the north side',
+    description: 'Crane inspected and signed off. Load chart posted at the base.',
+    scene: 'crane',
+  },
+  {
+    project: 0,
+    uploader: 4,
+    daysAgo: 9,
+    name: 'Facade insulation, west elevation',
+    description: 'Mineral wool boards fixed up to level 4; mesh and render next week.',
+    scene: 'facade',
+  },
+  {
+    project: 1,
+    uploader: 2,
+    daysAgo: 31,
+    name: 'Old glazing removed, platform 12',
+    description: 'All panels over platform 12 are out; debris netting in place.',
+    scene: 'roof',
+  },
+  {
+    project: 1,
+    uploader: 3,
+    daysAgo: 20,
+    name: 'Replacement trusses set out',
+    description: 'Trusses 4–9 lifted and bolted during the Sunday possession.',
+    scene: 'frame',
+  },
+  {
+    project: 1,
+    uploader: 0,
+    daysAgo: 4,
+    name: 'Night lift of the glass panels',
+    description: 'Mobile crane on platform 14, panels lifted between 01:00 and 04:30.',
+    scene: 'crane',
+  },
+  {
+    project: 2,
+    uploader: 3,
+    daysAgo: 25,
+    name: 'Partition layout marked, floor 3',
+    description: 'Layout checked against revision C of the plans.',
+    scene: 'interior',
+  },
+  {
+    project: 2,
+    uploader: 1,
+    daysAgo: 15,
+    name: 'Ceiling grid, floor 4',
+    description: 'Grid complete in the east wing; tiles go in after MEP sign-off.',
+    scene: 'interior',
+  },
+  {
+    project: 2,
+    uploader: 3,
+    daysAgo: 2,
+    name: 'MEP first fix ready for inspection',
+    description: 'Cable trays and ducts in; inspection booked for Thursday.',
+    scene: 'interior',
+  },
+  {
+    project: 3,
+    uploader: 1,
+    daysAgo: 17,
+    name: 'Timber frame walls delivered',
+    description: 'Wall panels W1–W12 stored under cover on site.',
+    scene: 'frame',
+  },
+  {
+    project: 3,
+    uploader: 3,
+    daysAgo: 10,
+    name: 'Gym roof trusses in place',
+    description: 'Bracing to be completed before the roofers start.',
+    scene: 'roof',
+  },
+  {
+    project: 3,
+    uploader: 1,
+    daysAgo: 1,
+    name: 'Classroom windows fitted',
+    description: 'Ground floor windows in; sealing tomorrow.',
+    scene: 'facade',
+  },
+  {
+    project: 4,
+    uploader: 4,
+    daysAgo: 11,
+    name: 'Damaged roof sheets, bay 3',
+    description: 'Six corroded sheets and two purlins to replace.',
+    scene: 'roof',
+  },
+  {
+    project: 4,
+    uploader: 4,
+    daysAgo: 7,
+    name: 'New purlins fixed',
+    description: '',
+    scene: 'roof',
+  },
+  {
+    project: 4,
+    uploader: 2,
+    daysAgo: 3,
+    name: 'Edge protection installed',
+    description: 'Guard rails along the north edge before the walkway goes in.',
+    scene: 'roof',
+  },
+  {
+    project: 5,
+    uploader: 0,
+    daysAgo: 5,
+    name: 'Old asphalt milled off',
+    description: 'Deck exposed over spans 1–3; no spalling found.',
+    scene: 'bridge',
+  },
+  {
+    project: 5,
+    uploader: 2,
+    daysAgo: 3,
+    name: 'Membrane primer applied',
+    description: 'Primer on spans 1–2, membrane tomorrow if dry.',
+    scene: 'bridge',
+  },
+  {
+    project: 5,
+    uploader: 0,
+    daysAgo: 0.2,
+    name: 'Expansion joint, east abutment',
+    description: 'Old joint removed; recess cleaned for the new one.',
+    scene: 'bridge',
+  },
+];
+
+/**
+ * Draws each sample photo and sends it through the upload pipeline (preview, formatted image,
+ * EXIF, storage, counts), two at a time. Projects end up dated by their newest photo.
+ */
+async function seedSamplePhotos(
+  deps: SeedDeps,
+  userIds: number[],
+  projectIds: number[],
+): Promise<number> {
+  const now = Date.now();
+  const limiter = createLimiter(Math.max(1, deps.config.uploads.concurrency));
+  const latestByProject = new Map<number, string>();
+  await mkdir(deps.config.uploads.tempDir, { recursive: true });
+  const ordered = photos
+    .map((photo, i) => ({
+      ...photo,
+      variant: i,
+      at: new Date(now - photo.daysAgo * DAY - (i % 5) * 2_220_000),
+    }))
+    .sort((a, b) => a.at.getTime() - b.at.getTime());
+  await Promise.all(
+    ordered.map((photo) =>
+      limiter.run(async () => {
+        const project = projects[photo.project];
+        const projectId = projectIds[photo.project];
+        const creatorId = userIds[photo.uploader];
+        if (!project || projectId === undefined || creatorId === undefined)
+          throw new Error('sample photo without project or uploader');
+        const jpeg = await renderSamplePhoto({
+          scene: photo.scene,
+          title: project.name,
+          caption: photo.name,
+          hue: projectHues[photo.project] ?? 200,
+          variant: photo.variant,
+          capturedAt: new Date(photo.at.getTime() - 4 * 60_000),
+          // A few metres around the project's position.
+          latitude: project.latitude + ((photo.daysAgo % 7) - 3) * 0.0002,
+          longitude: project.longitude + ((photo.daysAgo % 5) - 2) * 0.0003,
+        });
+        const filePath = path.join(
+          deps.config.uploads.tempDir,
+          `sample-${randomBytes(8).toString('hex')}${TEMP_UPLOAD_SUFFIX}`,
+        );
+        const createdAt = photo.at.toISOString();
+        try {
+          await writeFile(filePath, jpeg, { mode: 0o600 });
+          await storeUpload(deps, {
+            filePath,
+            bytes: jpeg.length,
+            filename: `${photo.name}.jpg`,
+            name: photo.name,
+            description: photo.description,
+            projectId,
+            creatorId,
+            createdAt,
+          });
+        } finally {
+          await removeFile(filePath);
+        }
+        const latest = latestByProject.get(projectId);
+        if (!latest || createdAt > latest) latestByProject.set(projectId, createdAt);
+      }),
+    ),
+  );
+  for (const [projectId, latest] of latestByProject) {
+    await applyUploadChange(deps.db, projectId, 0, latest);
+  }
+  return ordered.length;
+}
+
 /** A readable random password such as `site-k3vq-9xmt-2hpa`. */
 function samplePassword(): string {
   const alphabet = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -109,11 +355,13 @@ function samplePassword(): string {
 
 /**
  * Creates the sample company on an empty database: an admin and a few members sharing one
- * random password (the login page prefills it while the admin has not changed it), and
- * construction projects in real cities with bookmarks and follows.
- * Returns the admin's email, or null when the database already had users.
+ * random password (the login page prefills it while the admin has not changed it),
+ * construction projects in real cities with bookmarks and follows, and photos on every project.
+ * Returns the admin's email and the photo count, or null when the database already had users.
  */
-export async function seedSampleWorkspace(deps: SeedDeps): Promise<{ email: string } | null> {
+export async function seedSampleWorkspace(
+  deps: SeedDeps,
+): Promise<{ email: string; photos: number } | null> {
   if ((await countUsers(deps.db)) > 0) return null;
   const password = samplePassword();
   const passwordHash = await hashPassword(password);
@@ -165,5 +413,6 @@ export async function seedSampleWorkspace(deps: SeedDeps): Promise<{ email: stri
 
   const admin = people[0];
   await rememberSampleAccount(deps, { email: admin.email, password, passwordHash });
-  return { email: admin.email };
+  const photoCount = await seedSamplePhotos(deps, userIds, projectIds);
+  return { email: admin.email, photos: photoCount };
 }

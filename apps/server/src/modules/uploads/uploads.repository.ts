@@ -1,0 +1,130 @@
+import type { Insertable } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { UploadsTable } from '../../db/schema.js';
+
+/**
+ * Uploads with their creator's names and their project's name, in one query (the shape every
+ * upload call answers). Lists order newest first on the indexed `(…, created_at, id)` columns.
+ */
+function selectUploads(db: Database) {
+  return db
+    .selectFrom('uploads')
+    .innerJoin('users as creator', 'creator.id', 'uploads.creator_id')
+    .innerJoin('projects as project', 'project.id', 'uploads.project_id')
+    .select([
+      'uploads.id',
+      'uploads.name',
+      'uploads.description',
+      'uploads.created_at',
+      'uploads.updated_at',
+      'uploads.preview_key',
+      'uploads.formatted_key',
+      'uploads.original_key',
+      'uploads.original_type',
+      'uploads.formatted_width',
+      'uploads.formatted_height',
+      'uploads.captured_at',
+      'uploads.latitude',
+      'uploads.longitude',
+      'uploads.camera',
+      'uploads.creator_id',
+      'creator.firstname as creator_firstname',
+      'creator.lastname as creator_lastname',
+      'uploads.project_id',
+      'project.name as project_name',
+    ]);
+}
+
+export type UploadDbRow = NonNullable<Awaited<ReturnType<typeof findUploadById>>>;
+
+export function findUploadById(db: Database, id: number) {
+  return selectUploads(db).where('uploads.id', '=', id).executeTakeFirst();
+}
+
+/** Newest uploads across every project (`uploads_created_idx`). */
+export function listLatestUploads(db: Database, options: { limit: number }) {
+  return selectUploads(db)
+    .orderBy('uploads.created_at', 'desc')
+    .orderBy('uploads.id', 'desc')
+    .limit(options.limit)
+    .execute();
+}
+
+/** Newest uploads of one project (`uploads_project_created_idx`). */
+export function listProjectUploads(db: Database, projectId: number, options: { limit: number }) {
+  return selectUploads(db)
+    .where('uploads.project_id', '=', projectId)
+    .orderBy('uploads.created_at', 'desc')
+    .orderBy('uploads.id', 'desc')
+    .limit(options.limit)
+    .execute();
+}
+
+/** Newest uploads of one member (`uploads_creator_created_idx`). */
+export function listMemberUploads(db: Database, creatorId: number, options: { limit: number }) {
+  return selectUploads(db)
+    .where('uploads.creator_id', '=', creatorId)
+    .orderBy('uploads.created_at', 'desc')
+    .orderBy('uploads.id', 'desc')
+    .limit(options.limit)
+    .execute();
+}
+
+export type NewUploadRow = Omit<Insertable<UploadsTable>, 'id'>;
+
+export async function insertUpload(db: Database, row: NewUploadRow): Promise<number> {
+  const inserted = await db
+    .insertInto('uploads')
+    .values(row)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return inserted.id;
+}
+
+/** What edit and delete need to authorize and to clean up. */
+export function findUploadForChange(db: Database, id: number) {
+  return db
+    .selectFrom('uploads')
+    .select([
+      'id',
+      'creator_id',
+      'project_id',
+      'name',
+      'description',
+      'preview_key',
+      'formatted_key',
+      'original_key',
+    ])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/**
+ * Changes an upload's text and project. Guarded by the project it was read with, so a concurrent
+ * move cannot make the callers' count bookkeeping wrong: false when the row changed meanwhile.
+ */
+export async function updateUploadText(
+  db: Database,
+  id: number,
+  expectedProjectId: number,
+  values: { name: string; description: string; projectId: number; now: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('uploads')
+    .set({
+      name: values.name,
+      description: values.description,
+      project_id: values.projectId,
+      updated_at: values.now,
+    })
+    .where('id', '=', id)
+    .where('project_id', '=', expectedProjectId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Deletes the row; true when there was one (a concurrent delete may have won). */
+export async function deleteUpload(db: Database, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('uploads').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

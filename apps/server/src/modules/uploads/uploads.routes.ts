@@ -1,0 +1,69 @@
+import {
+  errorResponseSchema,
+  idParamsSchema,
+  latestCountParamsSchema,
+  okResponseSchema,
+  updateUploadRequestSchema,
+  uploadListSchema,
+  uploadSchema,
+} from '@sitelog/shared';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { currentUser } from '../../http/auth.js';
+import { errorResponses } from '../../http/schemas.js';
+import * as uploads from './uploads.service.js';
+
+export function uploadRoutes(app: FastifyInstance, deps: uploads.UploadsDeps): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const one = { response: { 200: uploadSchema, ...errorResponses } };
+  const many = { response: { 200: uploadListSchema, ...errorResponses } };
+
+  r.post(
+    '/api/upload/autoupload',
+    {
+      schema: {
+        consumes: ['multipart/form-data'],
+        response: {
+          200: uploadSchema,
+          ...errorResponses,
+          422: errorResponseSchema,
+          503: errorResponseSchema,
+        },
+      },
+    },
+    async (req) => uploads.createUploadFromForm(deps, req.parts(), currentUser(req)),
+  );
+  r.get('/api/upload/full/:id', { schema: { params: idParamsSchema, ...one } }, async (req) =>
+    uploads.getUpload(deps, req.params.id, currentUser(req)),
+  );
+  r.get(
+    '/api/upload/latest/:count',
+    { schema: { params: latestCountParamsSchema, ...many } },
+    async (req) => uploads.listLatestUploads(deps, req.params.count, currentUser(req)),
+  );
+  r.get(
+    '/api/upload/project/:id/latest',
+    { schema: { params: idParamsSchema, ...many } },
+    async (req) => uploads.listProjectUploads(deps, req.params.id, currentUser(req)),
+  );
+  r.get(
+    '/api/upload/user/:id/latest',
+    { schema: { params: idParamsSchema, ...many } },
+    async (req) => uploads.listMemberUploads(deps, req.params.id, currentUser(req)),
+  );
+  r.patch(
+    '/api/upload/update/no-image/:id',
+    { schema: { params: idParamsSchema, body: updateUploadRequestSchema, ...one } },
+    async (req) => uploads.updateUpload(deps, req.params.id, req.body.upload, currentUser(req)),
+  );
+  r.delete(
+    '/api/upload/delete/:id',
+    {
+      schema: { params: idParamsSchema, response: { 200: okResponseSchema, ...errorResponses } },
+    },
+    async (req) => {
+      await uploads.deleteUpload(deps, req.params.id, currentUser(req));
+      return { ok: true as const };
+    },
+  );
+}

@@ -1,0 +1,375 @@
+import type { Multipart } from '@fastify/multipart';
+import type { UpdateUploadRequest, Upload } from '@sitelog/shared';
+import { limits, updateUploadRequestSchema } from '@sitelog/shared';
+import type { Config } from '../../config.js';
+import { nowIso, writeTransaction, type Database } from '../../db/database.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import type { ImageProcessor } from '../../media/images.js';
+import type { MediaLinks } from '../../media/links.js';
+import {
+  attachmentDisposition,
+  extensionForType,
+  isOriginalKey,
+  newUploadKeys,
+} from '../../media/media-types.js';
+import { verifyMediaUrl } from '../../media/signed-urls.js';
+import type { Storage, StoredObjectStream } from '../../media/storage/index.js';
+import { removeFile } from '../../media/temp-files.js';
+import { isSessionLive, type AuthUser } from '../auth/auth.service.js';
+import { assertProjectOpen, getProject, recordUploadChange } from '../projects/projects.service.js';
+import { assertMemberExists, recordUploadCountChange } from '../users/users.service.js';
+import { readUploadForm } from './upload-form.js';
+import * as repo from './uploads.repository.js';
+
+export interface UploadsDeps {
+  db: Database;
+  config: Config;
+  links: MediaLinks;
+  storage: Storage;
+  images: ImageProcessor;
+}
+
+/** Newest uploads a project's or a member's feed answers. */
+export const FEED_LIMIT = limits.latestUploadsMax;
+
+const uploadNotFound = () => notFound('Upload');
+
+// ---- mapping ---------------------------------------------------------------------------------
+
+/** File name an original downloads under: the upload's name with the sniffed type's extension. */
+function downloadName(row: Pick<repo.UploadDbRow, 'name' | 'original_type'>): string {
+  return `${row.name || 'photo'}.${extensionForType(row.original_type)}`;
+}
+
+async function toUpload(
+  deps: Pick<UploadsDeps, 'links'>,
+  row: repo.UploadDbRow,
+  viewer: AuthUser,
+): Promise<Upload> {
+  const [previewLink, formatedLink, originalLink] = await Promise.all([
+    deps.links.url(row.preview_key, viewer),
+    deps.links.url(row.formatted_key, viewer),
+    deps.links.url(row.original_key, viewer, {
+      download: { filename: downloadName(row), contentType: row.original_type },
+    }),
+  ]);
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    previewLink,
+    formatedLink,
+    formatedWidth: row.formatted_width,
+    formatedHeight: row.formatted_height,
+    originalLink,
+    creator: {
+      id: row.creator_id,
+      firstname: row.creator_firstname,
+      lastname: row.creator_lastname,
+    },
+    project: { id: row.project_id, name: row.project_name },
+    capturedAt: row.captured_at,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    camera: row.camera,
+  };
+}
+
+const toUploads = (deps: Pick<UploadsDeps, 'links'>, rows: repo.UploadDbRow[], viewer: AuthUser) =>
+  Promise.all(rows.map((row) => toUpload(deps, row, viewer)));
+
+// ---- reads -----------------------------------------------------------------------------------
+
+/** One upload; 404 when there is none. */
+export async function getUpload(
+  deps: Pick<UploadsDeps, 'db' | 'links'>,
+  id: number,
+  viewer: AuthUser,
+): Promise<Upload> {
+  const row = await repo.findUploadById(deps.db, id);
+  if (!row) throw uploadNotFound();
+  return toUpload(deps, row, viewer);
+}
+
+/** The newest `count` uploads across the workspace (the route caps `count`). */
+export async function listLatestUploads(
+  deps: Pick<UploadsDeps, 'db' | 'links'>,
+  count: number,
+  viewer: AuthUser,
+): Promise<Upload[]> {
+  return toUploads(deps, await repo.listLatestUploads(deps.db, { limit: count }), viewer);
+}
+
+/** A project's newest uploads (at most FEED_LIMIT); 404 when there is no such project. */
+export async function listProjectUploads(
+  deps: Pick<UploadsDeps, 'db' | 'links'>,
+  projectId: number,
+  viewer: AuthUser,
+): Promise<Upload[]> {
+  const rows = await repo.listProjectUploads(deps.db, projectId, { limit: FEED_LIMIT });
+  // Only an empty answer needs telling "no uploads yet" from "no such project".
+  if (rows.length === 0) await getProject(deps, projectId, viewer);
+  return toUploads(deps, rows, viewer);
+}
+
+/** A member's newest uploads (at most FEED_LIMIT); 404 when there is no such member. */
+export async function listMemberUploads(
+  deps: Pick<UploadsDeps, 'db' | 'links'>,
+  memberId: number,
+  viewer: AuthUser,
+): Promise<Upload[]> {
+  const rows = await repo.listMemberUploads(deps.db, memberId, { limit: FEED_LIMIT });
+  if (rows.length === 0) await assertMemberExists(deps, memberId);
+  return toUploads(deps, rows, viewer);
+}
+
+// ---- create ----------------------------------------------------------------------------------
+
+// C0/C1 controls and bidi overrides: a file name must not reorder or hide text where it is shown.
+const UNSAFE_NAME_CHARS = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
+
+/**
+ * The name of an upload sent without one: the original file name without folders or extension
+ * ("../../IMG_0042.JPG" → "IMG_0042"), cleaned and cut to the limit, or "Photo <date>" when the
+ * file name says nothing.
+ */
+export function defaultUploadName(filename: string, date: string): string {
+  const base = filename.split(/[\\/]/).pop() ?? '';
+  const dot = base.lastIndexOf('.');
+  const stem = dot === -1 ? base : base.slice(0, dot);
+  const cleaned = [...stem.replace(/\s+/g, ' ').replace(UNSAFE_NAME_CHARS, '').trim()]
+    .slice(0, limits.uploadNameMax)
+    .join('')
+    .trim();
+  if (cleaned && !/^\.+$/.test(cleaned)) return cleaned;
+  return `Photo ${date.slice(0, 10)}`;
+}
+
+export interface NewUploadInput {
+  /** The uploaded file on local disk (left in place: the caller removes it). */
+  filePath: string;
+  /** Its size in bytes. */
+  bytes: number;
+  /** The client's file name, only used for the default name. */
+  filename: string;
+  name: string;
+  description: string;
+  projectId: number;
+  creatorId: number;
+  /** Creation time; now unless given (the sample workspace spreads its photos over weeks). */
+  createdAt?: string;
+}
+
+/**
+ * The pipeline after the file is on disk: decode and check it (type from the bytes, pixel
+ * limit, EXIF), write preview, formatted image and original under fresh server-made keys, then
+ * insert the row last, in one transaction with the project's and the member's counts. Any
+ * failure removes every object written; the row never points at missing files.
+ */
+export async function storeUpload(
+  deps: Pick<UploadsDeps, 'db' | 'storage' | 'images'>,
+  input: NewUploadInput,
+): Promise<number> {
+  const image = await deps.images.process(input.filePath);
+  const keys = newUploadKeys({
+    original: image.type,
+    formatted: image.formatted.contentType,
+    preview: image.preview.contentType,
+  });
+  const createdAt = input.createdAt ?? nowIso();
+  const removeAll = () =>
+    Promise.all(
+      [keys.preview, keys.formatted, keys.original].map((key) =>
+        deps.storage.delete(key).catch(() => undefined),
+      ),
+    );
+  // Every write is awaited before cleaning up, so none can land after the cleanup.
+  const written = await Promise.allSettled([
+    deps.storage.put(keys.original, { filePath: input.filePath }, image.type),
+    deps.storage.put(keys.preview, image.preview.buffer, image.preview.contentType),
+    deps.storage.put(keys.formatted, image.formatted.buffer, image.formatted.contentType),
+  ]);
+  const failed = written.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    await removeAll();
+    throw failed.reason;
+  }
+
+  try {
+    return await writeTransaction(deps.db, async (trx) => {
+      // Checked again inside the transaction: the project may have been archived meanwhile.
+      await assertProjectOpen({ db: trx }, input.projectId);
+      const id = await repo.insertUpload(trx, {
+        project_id: input.projectId,
+        creator_id: input.creatorId,
+        name: input.name || defaultUploadName(input.filename, image.meta.capturedAt ?? createdAt),
+        description: input.description,
+        created_at: createdAt,
+        updated_at: createdAt,
+        preview_key: keys.preview,
+        formatted_key: keys.formatted,
+        original_key: keys.original,
+        original_type: image.type,
+        original_bytes: input.bytes,
+        formatted_width: image.formatted.width,
+        formatted_height: image.formatted.height,
+        preview_width: image.preview.width,
+        preview_height: image.preview.height,
+        captured_at: image.meta.capturedAt,
+        latitude: image.meta.latitude,
+        longitude: image.meta.longitude,
+        camera: image.meta.camera,
+      });
+      await recordUploadChange(trx, input.projectId, 1);
+      await recordUploadCountChange(trx, input.creatorId, 1);
+      return id;
+    });
+  } catch (err) {
+    await removeAll();
+    throw err;
+  }
+}
+
+/**
+ * POST /api/upload/autoupload: reads the form (the project is checked as soon as the JSON part
+ * arrives), runs the pipeline and answers the new upload. The temp file never outlives the call.
+ */
+export async function createUploadFromForm(
+  deps: UploadsDeps,
+  parts: AsyncIterator<Multipart>,
+  viewer: AuthUser,
+): Promise<Upload> {
+  const form = await readUploadForm(parts, {
+    tempDir: deps.config.uploads.tempDir,
+    maxBytes: deps.config.uploads.maxBytes,
+    onDto: (dto) => assertProjectOpen(deps, dto.projectId),
+  });
+  try {
+    const id = await storeUpload(deps, {
+      filePath: form.file.path,
+      bytes: form.file.bytes,
+      filename: form.file.filename,
+      name: form.dto.name,
+      description: form.dto.description,
+      projectId: form.dto.projectId,
+      creatorId: viewer.id,
+    });
+    return await getUpload(deps, id, viewer);
+  } finally {
+    await removeFile(form.file.path);
+  }
+}
+
+// ---- edit and delete -------------------------------------------------------------------------
+
+const onlyCreator = (action: string) =>
+  forbidden(`Only the member who uploaded this photo can ${action} it.`);
+
+/**
+ * PATCH /api/upload/update/no-image/{id}: the creator changes name, description or project.
+ * Missing fields keep their current value; a blank name is refused. Moving to another project
+ * moves one from its count to the other's (both projects' activity dates move too); staying
+ * refreshes the project's activity date.
+ */
+export async function updateUpload(
+  deps: Pick<UploadsDeps, 'db' | 'links'>,
+  id: number,
+  input: UpdateUploadRequest['upload'],
+  viewer: AuthUser,
+): Promise<Upload> {
+  const changes = updateUploadRequestSchema.shape.upload.parse(input);
+  if (changes.name !== undefined && changes.name === '')
+    throw badRequest('Name cannot be empty.', 'validation_failed');
+  await writeTransaction(deps.db, async (trx) => {
+    const current = await repo.findUploadForChange(trx, id);
+    if (!current) throw uploadNotFound();
+    if (current.creator_id !== viewer.id) throw onlyCreator('edit');
+    const projectId = changes.projectId ?? current.project_id;
+    const moved = projectId !== current.project_id;
+    if (moved) await assertProjectOpen({ db: trx }, projectId);
+    const updated = await repo.updateUploadText(trx, id, current.project_id, {
+      name: changes.name ?? current.name,
+      description: changes.description ?? current.description,
+      projectId,
+      now: nowIso(),
+    });
+    if (!updated) throw conflict('This upload was changed at the same time. Try again.');
+    if (moved) {
+      await recordUploadChange(trx, current.project_id, -1);
+      await recordUploadChange(trx, projectId, 1);
+    } else {
+      await recordUploadChange(trx, projectId, 0);
+    }
+  });
+  return getUpload(deps, id, viewer);
+}
+
+/**
+ * DELETE /api/upload/delete/{id}: the creator removes the upload. The row goes first (with the
+ * counts, in one transaction), then the stored files; a file that cannot be removed now is left
+ * to the sweeper, which removes objects no row references.
+ */
+export async function deleteUpload(
+  deps: Pick<UploadsDeps, 'db' | 'storage'>,
+  id: number,
+  viewer: AuthUser,
+): Promise<void> {
+  const removed = await writeTransaction(deps.db, async (trx) => {
+    const current = await repo.findUploadForChange(trx, id);
+    if (!current) throw uploadNotFound();
+    if (current.creator_id !== viewer.id) throw onlyCreator('delete');
+    if (!(await repo.deleteUpload(trx, id))) throw uploadNotFound();
+    await recordUploadChange(trx, current.project_id, -1);
+    await recordUploadCountChange(trx, current.creator_id, -1);
+    return current;
+  });
+  await Promise.all(
+    [removed.preview_key, removed.formatted_key, removed.original_key].map((key) =>
+      deps.storage.delete(key).catch(() => undefined),
+    ),
+  );
+}
+
+// ---- media -----------------------------------------------------------------------------------
+
+export interface MediaResponse extends StoredObjectStream {
+  /** Seconds the signed URL stays valid: the browser may cache the bytes that long. */
+  maxAgeSeconds: number;
+  /** `Content-Disposition` for downloads (originals), null for inline images. */
+  disposition: string | null;
+}
+
+const invalidMediaLink = (message: string) => new AppError(403, 'invalid_media_link', message);
+
+/**
+ * GET /media/{key}?exp&sid[&dl]&sig: checks the signature and expiry, then that the session the
+ * URL was issued to is still live (logout and deactivation revoke media URLs at once), and opens
+ * the stored object. Originals are always downloads, never rendered inline.
+ */
+export async function openSignedMedia(
+  deps: Pick<UploadsDeps, 'db' | 'config' | 'storage'>,
+  key: string,
+  query: Record<string, unknown>,
+): Promise<MediaResponse> {
+  const now = Date.now();
+  const check = verifyMediaUrl(key, query, { secret: deps.config.secret, now });
+  if (!check.ok) {
+    throw invalidMediaLink(
+      check.reason === 'expired'
+        ? 'This media link has expired. Reload the page to get a fresh one.'
+        : 'This media link is not valid.',
+    );
+  }
+  if (!(await isSessionLive(deps, check.sessionId)))
+    throw invalidMediaLink('This media link belongs to a session that has ended. Sign in again.');
+  const object = await deps.storage.stream(key);
+  if (!object) throw notFound('The file');
+  const filename = check.download ?? (isOriginalKey(key) ? (key.split('/').pop() ?? key) : null);
+  return {
+    ...object,
+    maxAgeSeconds: Math.max(0, check.expiresAt - Math.floor(now / 1000)),
+    disposition: filename === null ? null : attachmentDisposition(filename),
+  };
+}

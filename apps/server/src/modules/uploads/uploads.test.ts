@@ -1,0 +1,836 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ErrorResponse as ErrorBody, Profile, Project, Upload } from '@sitelog/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
+import { jpegWithExif, photoJpeg, pngBomb, quadrantImage } from '../../media/test-images.js';
+import {
+  createProject,
+  dtoPart,
+  filePart,
+  multipartBody,
+  postUpload,
+  storedKeys,
+  tempFiles,
+  uploadPhoto,
+  uploadRowCount,
+  type FormPart,
+} from './upload-test-helpers.js';
+import { defaultUploadName } from './uploads.service.js';
+
+let ctx: TestContext;
+type Member = Awaited<ReturnType<typeof signedInUser>>;
+let alice: Member;
+let bob: Member;
+let project: { id: number; name: string };
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  alice = await signedInUser(ctx, { firstname: 'Alice', lastname: 'Archer' });
+  bob = await signedInUser(ctx, { firstname: 'Bob', lastname: 'Builder' });
+  project = await createProject(ctx, alice.token, 'Riverside Block C');
+});
+afterAll(async () => ctx?.close());
+
+const getProject = async (id: number, token = alice.token) =>
+  (await api(ctx, { method: 'GET', url: `/api/project/id/${id}`, token })).json<Project>();
+
+const profileUploads = async (id: number) =>
+  (
+    await api(ctx, { method: 'GET', url: `/api/user/profile/${id}`, token: alice.token })
+  ).json<Profile>().uploadsCount;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('POST /api/upload/autoupload', () => {
+  it('stores the photo and answers the upload with links, sizes and what the photo tells', async () => {
+    const before = await storedKeys(ctx);
+    const res = await postUpload(ctx, alice.token, [
+      filePart(await jpegWithExif(), 'site.jpg'),
+      dtoPart({
+        name: '  North wall  ',
+        description: 'Cracks near the lintel',
+        projectId: project.id,
+      }),
+    ]);
+    expect(res.statusCode, res.body).toBe(200);
+    const upload = res.json<Upload>();
+    expect(upload).toMatchObject({
+      name: 'North wall',
+      description: 'Cracks near the lintel',
+      formatedWidth: 160,
+      formatedHeight: 120,
+      creator: { id: alice.id, firstname: 'Alice', lastname: 'Archer' },
+      project: { id: project.id, name: 'Riverside Block C' },
+      capturedAt: '2024-05-05T21:08:09.000Z',
+      camera: 'Sitelog Cam 1',
+    });
+    expect(upload.latitude).toBeCloseTo(-33.8587, 3);
+    expect(upload.longitude).toBeCloseTo(151.2111, 3);
+    expect(upload.createdAt).toBe(upload.updatedAt);
+    for (const link of [upload.previewLink, upload.formatedLink, upload.originalLink])
+      expect(link).toMatch(
+        /^\/media\/uploads\/[0-9a-f]{2}\/[0-9a-f-]{36}\/\w+\.\w+\?exp=\d+&sid=\d+/,
+      );
+    expect(upload.previewLink).toContain('/preview.webp?');
+    expect(upload.formatedLink).toContain('/formatted.jpg?');
+    expect(upload.originalLink).toContain('/original.jpg?');
+    expect(upload.originalLink).toContain('&dl=North%20wall.jpg&');
+
+    const after = await storedKeys(ctx);
+    expect(after.length - before.length).toBe(3);
+    expect(tempFiles(ctx)).toEqual([]);
+    const row = await ctx.db
+      .selectFrom('uploads')
+      .selectAll()
+      .where('id', '=', upload.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ original_type: 'image/jpeg', project_id: project.id });
+    expect(row.original_bytes).toBeGreaterThan(0);
+  });
+
+  it('accepts the JSON part before the file', async () => {
+    const res = await postUpload(ctx, alice.token, [
+      dtoPart({ name: 'Dto first', description: '', projectId: project.id }),
+      filePart(await jpegWithExif()),
+    ]);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ name: 'Dto first', project: { id: project.id } });
+  });
+
+  it('makes name and description optional and takes the projectId as a string too', async () => {
+    const res = await postUpload(ctx, alice.token, [
+      filePart(await quadrantImage(64, 48).png().toBuffer(), 'IMG_0042.PNG', 'image/png'),
+      dtoPart({ projectId: String(project.id) }),
+    ]);
+    expect(res.statusCode, res.body).toBe(200);
+    const upload = res.json<Upload>();
+    expect(upload).toMatchObject({ name: 'IMG_0042', description: '', capturedAt: null });
+    expect(upload.latitude).toBeNull();
+    expect(upload.camera).toBeNull();
+    expect(upload.originalLink).toContain('/original.png?');
+  });
+
+  it('names a photo "Photo <date>" when neither the form nor the file name gives a name', async () => {
+    const withExif = await uploadPhoto(ctx, alice.token, project.id, { filename: '.jpg' });
+    expect(withExif.name).toBe('Photo 2024-05-05');
+    const plain = await uploadPhoto(ctx, alice.token, project.id, {
+      file: await photoJpeg(40, 30),
+      filename: '',
+    });
+    expect(plain.name).toBe(`Photo ${plain.createdAt.slice(0, 10)}`);
+  });
+
+  it('treats path-like file names as names only: keys are the server’s own', async () => {
+    const before = await storedKeys(ctx);
+    for (const [filename, expected] of [
+      ['../../x.jpg', 'x'],
+      ['..\\..\\windows\\evil.jpg', 'evil'],
+      ['/etc/passwd', 'passwd'],
+      ['..', null],
+    ] as const) {
+      const upload = await uploadPhoto(ctx, alice.token, project.id, { filename });
+      expect(upload.name).toBe(expected ?? 'Photo 2024-05-05');
+    }
+    const added = (await storedKeys(ctx)).filter((k) => !before.includes(k));
+    expect(added).toHaveLength(12);
+    for (const key of added)
+      expect(key).toMatch(
+        /^uploads\/[0-9a-f]{2}\/[0-9a-f-]{36}\/(preview|formatted|original)\.\w+$/,
+      );
+    // Nothing was written next to the temp or media folders under the client's names.
+    for (const dir of [ctx.config.uploads.tempDir, ctx.dataDir, path.dirname(ctx.dataDir)])
+      expect(existsSync(path.resolve(dir, 'x.jpg'))).toBe(false);
+    const known = ['media', 'secret', 'tmp', 'sitelog.db', 'sitelog.db-wal', 'sitelog.db-shm'];
+    expect(readdirSync(ctx.dataDir).filter((name) => !known.includes(name))).toEqual([]);
+    expect(tempFiles(ctx)).toEqual([]);
+  });
+
+  it('keeps text as sent: markup stays text', async () => {
+    const name = '<img src=x onerror=alert(1)>';
+    const description = 'Line 1\n<script>alert("x")</script> & “quotes” 🚧';
+    const upload = await uploadPhoto(ctx, alice.token, project.id, { name, description });
+    expect(upload.name).toBe(name);
+    expect(upload.description).toBe(description);
+    const again = await api(ctx, {
+      method: 'GET',
+      url: `/api/upload/full/${upload.id}`,
+      token: bob.token,
+    });
+    expect(again.json()).toMatchObject({ name, description });
+  });
+
+  it('updates the project (count, last uploads, activity date) and the member’s count', async () => {
+    const own = await createProject(ctx, bob.token);
+    const projectBefore = await getProject(own.id, bob.token);
+    const bobBefore = await profileUploads(bob.id);
+    await pause(5);
+    const first = await uploadPhoto(ctx, bob.token, own.id);
+    const second = await uploadPhoto(ctx, bob.token, own.id);
+    const after = await getProject(own.id, bob.token);
+    expect(after.uploadsCount).toBe(projectBefore.uploadsCount + 2);
+    expect(after.lastUploads.map((u) => u.id)).toEqual([second.id, first.id]);
+    expect(after.lastUploads[0]?.previewLink).toBe(second.previewLink);
+    expect(after.updatedAt > projectBefore.updatedAt).toBe(true);
+    expect(await profileUploads(bob.id)).toBe(bobBefore + 2);
+  });
+});
+
+describe('bad uploads', () => {
+  /** Sends a bad form and checks the refusal left nothing behind. */
+  async function expectRefused(
+    parts: FormPart[],
+    status: number,
+    message: RegExp,
+    options: { token?: string | null; close?: boolean; context?: TestContext } = {},
+  ) {
+    const c = options.context ?? ctx;
+    const keysBefore = await storedKeys(c);
+    const rowsBefore = await uploadRowCount(c);
+    const token = options.token === null ? undefined : (options.token ?? alice.token);
+    const res = await postUpload(c, token, parts, { close: options.close });
+    expect(res.statusCode, res.body).toBe(status);
+    expect(res.json<ErrorBody>().message).toMatch(message);
+    expect(await storedKeys(c)).toEqual(keysBefore);
+    expect(await uploadRowCount(c)).toBe(rowsBefore);
+    expect(tempFiles(c)).toEqual([]);
+    return res;
+  }
+  const dto = () => dtoPart({ name: 'Bad', description: '', projectId: project.id });
+  const garbage = (size: number) =>
+    Buffer.from(Array.from({ length: size }, (_, i) => (i * 7919 + 13) % 251));
+
+  it.each([
+    ['a PHP script', '<?php system($_GET["c"]); ?>', 'shell.php'],
+    ['a PHP script named .jpg', '<?php echo 1; ?>', 'photo.jpg'],
+    ['an HTML page', '<!doctype html><html><script>alert(1)</script></html>', 'page.html'],
+    [
+      'an SVG with script',
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      'vector.svg',
+    ],
+    ['a PDF', '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer\n%%EOF', 'report.pdf'],
+    ['a ZIP archive', Buffer.concat([Buffer.from('PK\x03\x04'), garbage(200)]), 'photos.zip'],
+  ])('refuses %s with 415', async (_label, data, filename) => {
+    await expectRefused(
+      [filePart(data, filename), dto()],
+      415,
+      /not supported\. Upload a JPEG, PNG, WebP, GIF, TIFF, AVIF, HEIC or HEIF image/,
+    );
+  });
+
+  it('refuses an empty file with 415', async () => {
+    await expectRefused([filePart(Buffer.alloc(0)), dto()], 415, /file is empty/i);
+  });
+
+  it('refuses a JPEG header on garbage as unreadable', async () => {
+    const fake = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), garbage(4000)]);
+    await expectRefused([filePart(fake), dto()], 422, /could not be read as an image/);
+  });
+
+  it('refuses a truncated JPEG without a 500', async () => {
+    const jpeg = await photoJpeg(640, 480);
+    const res = await expectRefused(
+      [filePart(jpeg.subarray(0, Math.floor(jpeg.length / 2))), dto()],
+      422,
+      /damaged or incomplete/,
+    );
+    expect(res.json<ErrorBody>().code).toBe('unreadable_image');
+  });
+
+  it('refuses a pixel bomb (a small PNG declaring 30000×30000) with 413', async () => {
+    await expectRefused(
+      [filePart(await pngBomb(), 'bomb.png', 'image/png'), dto()],
+      413,
+      /too large \(900 megapixels; limit 120\)/,
+    );
+  });
+
+  it('refuses a form without a file part', async () => {
+    await expectRefused([dto()], 400, /no "file" part/);
+  });
+
+  it('refuses a form with two file parts', async () => {
+    const jpeg = await jpegWithExif();
+    await expectRefused(
+      [filePart(jpeg), filePart(jpeg, 'second.jpg'), dto()],
+      400,
+      /one photo per upload/,
+    );
+    await expectRefused(
+      [dto(), filePart(jpeg), filePart(jpeg, 'second.jpg')],
+      400,
+      /one photo per upload/,
+    );
+  });
+
+  it('refuses a file sent under another part name', async () => {
+    await expectRefused(
+      [{ ...filePart(await jpegWithExif()), name: 'photo' }, dto()],
+      400,
+      /part named "file"/,
+    );
+  });
+
+  it('refuses a form without createUploadDto', async () => {
+    await expectRefused([filePart(await jpegWithExif())], 400, /no "createUploadDto" part/);
+  });
+
+  it.each([
+    ['malformed JSON', '{"name": "x", projectId: 1', /createUploadDto is not valid JSON/],
+    ['JSON that is not an object', '[1,2,3]', /must be a JSON object/],
+    ['a missing projectId', { name: 'x' }, /projectId must be the id of the project/],
+    ['a projectId that is not a number', { projectId: 'abc' }, /projectId must be the id/],
+    ['a name over the limit', { name: 'n'.repeat(201), projectId: 1 }, /at most 200 characters/],
+    ['a description that is not text', { description: 42, projectId: 1 }, /must be text/],
+  ])('refuses createUploadDto with %s (400)', async (_label, value, message) => {
+    await expectRefused([filePart(await jpegWithExif()), dtoPart(value)], 400, message);
+  });
+
+  it('refuses createUploadDto sent twice', async () => {
+    await expectRefused([dto(), dto(), filePart(await jpegWithExif())], 400, /only once/);
+  });
+
+  it('refuses an unknown project (404), whichever part comes first', async () => {
+    const jpeg = await jpegWithExif();
+    const unknown = dtoPart({ projectId: 999_999 });
+    await expectRefused([unknown, filePart(jpeg)], 404, /Project was not found/);
+    await expectRefused([filePart(jpeg), unknown], 404, /Project was not found/);
+  });
+
+  it('refuses an archived project (403)', async () => {
+    const archived = await createProject(ctx, alice.token);
+    await ctx.db
+      .updateTable('projects')
+      .set({ archived_at: new Date().toISOString() })
+      .where('id', '=', archived.id)
+      .execute();
+    await expectRefused(
+      [filePart(await jpegWithExif()), dtoPart({ projectId: archived.id })],
+      403,
+      /archived/,
+    );
+  });
+
+  it('refuses a signed-out upload before reading it (401)', async () => {
+    await expectRefused([filePart(await jpegWithExif()), dto()], 401, /sign in/i, {
+      token: null,
+    });
+  });
+
+  it('refuses a body that is not multipart', async () => {
+    const res = await api(ctx, {
+      method: 'POST',
+      url: '/api/upload/autoupload',
+      token: alice.token,
+      payload: { createUploadDto: { projectId: project.id } },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'multipart_required' });
+    expect(res.json<ErrorBody>().message).toMatch(/multipart\/form-data/);
+  });
+
+  it('refuses a cut-off multipart body', async () => {
+    const jpeg = await jpegWithExif();
+    await expectRefused([dto(), filePart(jpeg)], 400, /incomplete or malformed/, { close: false });
+    // The file arrived whole, the form then broke off: the file must not be kept either.
+    await expectRefused([filePart(jpeg), dto()], 400, /incomplete or malformed/, { close: false });
+  });
+
+  it('refuses a multipart body without a boundary', async () => {
+    const res = await api(ctx, {
+      method: 'POST',
+      url: '/api/upload/autoupload',
+      token: alice.token,
+      headers: { 'content-type': 'multipart/form-data' },
+      payload: 'nothing here',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<ErrorBody>().message).toMatch(/incomplete or malformed/);
+  });
+
+  describe('with a small byte limit', () => {
+    let small: TestContext;
+    let carol: Member;
+    let smallProject: { id: number };
+    const LIMIT = 1024 * 1024;
+    /** A real JPEG followed by padding (decoders ignore what follows the image) to `size` bytes. */
+    const jpegOfSize = async (size: number) => {
+      const jpeg = await photoJpeg(80, 60);
+      return Buffer.concat([jpeg, Buffer.alloc(size - jpeg.length)]);
+    };
+    beforeAll(async () => {
+      small = await createTestContext({ UPLOAD_MAX_BYTES: String(LIMIT) });
+      carol = await signedInUser(small);
+      smallProject = await createProject(small, carol.token);
+    });
+    afterAll(async () => small?.close());
+
+    it('refuses a file one byte over the limit with 413 and keeps nothing', async () => {
+      const big = await jpegOfSize(LIMIT + 1);
+      for (const order of ['file first', 'dto first']) {
+        const parts = [filePart(big), dtoPart({ projectId: smallProject.id })];
+        await expectRefused(
+          order === 'file first' ? parts : parts.reverse(),
+          413,
+          /^The file is too large \(limit 1 MB\)\.$/,
+          { token: carol.token, context: small },
+        );
+      }
+    });
+
+    it('accepts a file of exactly the limit', async () => {
+      const res = await postUpload(small, carol.token, [
+        filePart(await jpegOfSize(LIMIT)),
+        dtoPart({ projectId: smallProject.id }),
+      ]);
+      expect(res.statusCode, res.body).toBe(200);
+    });
+  });
+
+  it('answers an early refusal to a client still sending its file (real HTTP)', async () => {
+    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = ctx.app.server.address() as AddressInfo;
+    const big = Buffer.alloc(16 * 1024 * 1024, 7);
+    const body = multipartBody([dtoPart({ projectId: 999_999 }), filePart(big)]);
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          agent: false,
+          method: 'POST',
+          path: '/api/upload/autoupload',
+          headers: {
+            ...body.headers,
+            authorization: `Bearer ${alice.token}`,
+            'content-length': body.payload.length,
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+          );
+        },
+      );
+      req.on('error', reject);
+      // Sent in pieces, as a phone on a slow network would.
+      let offset = 0;
+      const sendMore = () => {
+        while (offset < body.payload.length) {
+          const chunk = body.payload.subarray(offset, offset + 256 * 1024);
+          offset += chunk.length;
+          if (!req.write(chunk)) return void req.once('drain', sendMore);
+        }
+        req.end();
+      };
+      sendMore();
+    });
+    expect(answer.status).toBe(404);
+    expect((JSON.parse(answer.body) as ErrorBody).message).toMatch(/Project was not found/);
+    expect(tempFiles(ctx)).toEqual([]);
+  });
+});
+
+describe('GET /api/upload/full/{id}', () => {
+  it('answers any signed-in member', async () => {
+    const upload = await uploadPhoto(ctx, alice.token, project.id, { name: 'Full view' });
+    const res = await api(ctx, {
+      method: 'GET',
+      url: `/api/upload/full/${upload.id}`,
+      token: bob.token,
+    });
+    expect(res.statusCode).toBe(200);
+    const seen = res.json<Upload>();
+    expect(seen).toMatchObject({ id: upload.id, name: 'Full view', creator: { id: alice.id } });
+    // Links are bound to the viewer's session.
+    expect(seen.previewLink).not.toBe(upload.previewLink);
+  });
+
+  it('answers 404 for an unknown upload and 400 for a bad id', async () => {
+    const missing = await api(ctx, {
+      method: 'GET',
+      url: '/api/upload/full/999999',
+      token: bob.token,
+    });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json<ErrorBody>().message).toBe('Upload was not found.');
+    const bad = await api(ctx, { method: 'GET', url: '/api/upload/full/abc', token: bob.token });
+    expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('feeds', () => {
+  let feedProject: { id: number };
+  let mine: Upload[];
+  let dave: Member;
+
+  beforeAll(async () => {
+    dave = await signedInUser(ctx, { firstname: 'Dave' });
+    feedProject = await createProject(ctx, dave.token);
+    mine = [];
+    for (const name of ['one', 'two', 'three']) {
+      mine.push(await uploadPhoto(ctx, dave.token, feedProject.id, { name }));
+    }
+  });
+
+  it('latest/{count}: newest first, at most count', async () => {
+    const res = await api(ctx, { method: 'GET', url: '/api/upload/latest/2', token: bob.token });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<Upload[]>().map((u) => u.name)).toEqual(['three', 'two']);
+    const all = (
+      await api(ctx, { method: 'GET', url: '/api/upload/latest/100', token: bob.token })
+    ).json<Upload[]>();
+    const total = await uploadRowCount(ctx);
+    expect(all).toHaveLength(Math.min(100, total));
+    const order = all.map((u) => `${u.createdAt}#${String(u.id).padStart(9, '0')}`);
+    expect(order).toEqual([...order].sort().reverse());
+  });
+
+  it.each(['0', '101', 'abc', '-1', '2.5'])('latest/%s is a 400', async (count) => {
+    const res = await api(ctx, {
+      method: 'GET',
+      url: `/api/upload/latest/${count}`,
+      token: bob.token,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<ErrorBody>().message).toMatch(/count/);
+  });
+
+  it("project/{id}/latest: that project's uploads, newest first", async () => {
+    const res = await api(ctx, {
+      method: 'GET',
+      url: `/api/upload/project/${feedProject.id}/latest`,
+      token: bob.token,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<Upload[]>().map((u) => u.id)).toEqual(mine.map((u) => u.id).reverse());
+  });
+
+  it('project/{id}/latest: empty for a project without uploads, 404 for an unknown one', async () => {
+    const empty = await createProject(ctx, bob.token);
+    const none = await api(ctx, {
+      method: 'GET',
+      url: `/api/upload/project/${empty.id}/latest`,
+      token: bob.token,
+    });
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toEqual([]);
+    const unknown = await api(ctx, {
+      method: 'GET',
+      url: '/api/upload/project/999999/latest',
+      token: bob.token,
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json<ErrorBody>().message).toBe('Project was not found.');
+  });
+
+  it("user/{id}/latest: that member's uploads, newest first", async () => {
+    const res = await api(ctx, {
+      method: 'GET',
+      url: `/api/upload/user/${dave.id}/latest`,
+      token: bob.token,
+    });
+    expect(res.statusCode).toBe(200);
+    const list = res.json<Upload[]>();
+    expect(list.map((u) => u.id)).toEqual(mine.map((u) => u.id).reverse());
+    expect(list.every((u) => u.creator.id === dave.id)).toBe(true);
+  });
+
+  it('user/{id}/latest: empty for a member without uploads, 404 for an unknown one', async () => {
+    const erin = await signedInUser(ctx);
+    const none = await api(ctx, {
+      method: 'GET',
+      url: `/api/upload/user/${erin.id}/latest`,
+      token: bob.token,
+    });
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toEqual([]);
+    const unknown = await api(ctx, {
+      method: 'GET',
+      url: '/api/upload/user/999999/latest',
+      token: bob.token,
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json<ErrorBody>().message).toBe('Member was not found.');
+  });
+
+  it('caps the project and member feeds at 100', async () => {
+    const busy = await createProject(ctx, dave.token);
+    const template = await ctx.db
+      .selectFrom('uploads')
+      .selectAll()
+      .where('id', '=', mine[0]?.id ?? 0)
+      .executeTakeFirstOrThrow();
+    const { id: _id, ...row } = template;
+    const base = Date.parse('2020-01-01T00:00:00Z');
+    await ctx.db
+      .insertInto('uploads')
+      .values(
+        Array.from({ length: 105 }, (_, i) => ({
+          ...row,
+          project_id: busy.id,
+          name: `bulk ${i}`,
+          created_at: new Date(base + i * 1000).toISOString(),
+        })),
+      )
+      .execute();
+    const res = await api(ctx, {
+      method: 'GET',
+      url: `/api/upload/project/${busy.id}/latest`,
+      token: bob.token,
+    });
+    const list = res.json<Upload[]>();
+    expect(list).toHaveLength(100);
+    expect(list[0]?.name).toBe('bulk 104');
+    const member = await api(ctx, {
+      method: 'GET',
+      url: `/api/upload/user/${dave.id}/latest`,
+      token: bob.token,
+    });
+    expect(member.json()).toHaveLength(100);
+    // These rows were inserted straight into the table, so they go again the same way.
+    await ctx.db.deleteFrom('uploads').where('project_id', '=', busy.id).execute();
+  });
+});
+
+describe('PATCH /api/upload/update/no-image/{id}', () => {
+  const patch = (id: number, token: string, upload: Record<string, unknown>) =>
+    api(ctx, {
+      method: 'PATCH',
+      url: `/api/upload/update/no-image/${id}`,
+      token,
+      payload: { upload },
+    });
+
+  it('lets the creator change name and description, and dates the project', async () => {
+    const upload = await uploadPhoto(ctx, alice.token, project.id, {
+      name: 'Before',
+      description: 'Old',
+    });
+    const projectBefore = await getProject(project.id);
+    await pause(5);
+    const res = await patch(upload.id, alice.token, {
+      name: ' After ',
+      description: 'New text',
+      projectId: project.id,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const updated = res.json<Upload>();
+    expect(updated).toMatchObject({ id: upload.id, name: 'After', description: 'New text' });
+    expect(updated.updatedAt > upload.updatedAt).toBe(true);
+    expect(updated.createdAt).toBe(upload.createdAt);
+    const projectAfter = await getProject(project.id);
+    expect(projectAfter.updatedAt > projectBefore.updatedAt).toBe(true);
+    expect(projectAfter.uploadsCount).toBe(projectBefore.uploadsCount);
+  });
+
+  it('keeps current values for missing fields', async () => {
+    const upload = await uploadPhoto(ctx, alice.token, project.id, {
+      name: 'Keep',
+      description: 'Me',
+    });
+    const res = await patch(upload.id, alice.token, {});
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      name: 'Keep',
+      description: 'Me',
+      project: { id: project.id },
+    });
+    const onlyDescription = await patch(upload.id, alice.token, { description: '' });
+    expect(onlyDescription.json()).toMatchObject({ name: 'Keep', description: '' });
+  });
+
+  it('moves an upload to another project and keeps both counts right', async () => {
+    const from = await createProject(ctx, alice.token);
+    const to = await createProject(ctx, bob.token);
+    const upload = await uploadPhoto(ctx, alice.token, from.id);
+    const fromBefore = await getProject(from.id);
+    const toBefore = await getProject(to.id);
+    await pause(5);
+    const res = await patch(upload.id, alice.token, { projectId: to.id });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ project: { id: to.id, name: to.name } });
+    const fromAfter = await getProject(from.id);
+    const toAfter = await getProject(to.id);
+    expect(fromAfter.uploadsCount).toBe(fromBefore.uploadsCount - 1);
+    expect(fromAfter.lastUploads).toEqual([]);
+    expect(toAfter.uploadsCount).toBe(toBefore.uploadsCount + 1);
+    expect(toAfter.lastUploads.map((u) => u.id)).toEqual([upload.id]);
+    expect(toAfter.updatedAt > toBefore.updatedAt).toBe(true);
+  });
+
+  it('refuses a move to an unknown project and changes nothing', async () => {
+    const upload = await uploadPhoto(ctx, alice.token, project.id, { name: 'Stay' });
+    const before = await getProject(project.id);
+    const res = await patch(upload.id, alice.token, { name: 'Moved', projectId: 999_999 });
+    expect(res.statusCode).toBe(404);
+    const after = await api(ctx, {
+      method: 'GET',
+      url: `/api/upload/full/${upload.id}`,
+      token: alice.token,
+    });
+    expect(after.json()).toMatchObject({ name: 'Stay', project: { id: project.id } });
+    expect((await getProject(project.id)).uploadsCount).toBe(before.uploadsCount);
+  });
+
+  it("refuses another member's edit (403) and unknown uploads (404)", async () => {
+    const upload = await uploadPhoto(ctx, alice.token, project.id, { name: 'Mine' });
+    const res = await patch(upload.id, bob.token, { name: 'Hijacked' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json<ErrorBody>().message).toMatch(
+      /Only the member who uploaded this photo can edit it/,
+    );
+    const unchanged = await api(ctx, {
+      method: 'GET',
+      url: `/api/upload/full/${upload.id}`,
+      token: bob.token,
+    });
+    expect(unchanged.json<Upload>().name).toBe('Mine');
+    expect((await patch(999_999, alice.token, { name: 'x' })).statusCode).toBe(404);
+  });
+
+  it.each([
+    ['a blank name', { name: '   ' }, /Name cannot be empty/],
+    ['a name over the limit', { name: 'x'.repeat(201) }, /at most 200/],
+    ['a projectId that is not a number', { projectId: 'abc' }, /id must be a number/],
+  ])('refuses %s (400)', async (_label, upload, message) => {
+    const own = await uploadPhoto(ctx, alice.token, project.id);
+    const res = await patch(own.id, alice.token, upload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json<ErrorBody>().message).toMatch(message);
+  });
+
+  it('refuses a body without the upload wrapper (400)', async () => {
+    const own = await uploadPhoto(ctx, alice.token, project.id);
+    const res = await api(ctx, {
+      method: 'PATCH',
+      url: `/api/upload/update/no-image/${own.id}`,
+      token: alice.token,
+      payload: { name: 'flat' },
+    });
+    expect(res.statusCode).toBe(400);
+  });
+});
+
+describe('DELETE /api/upload/delete/{id}', () => {
+  it('lets the creator delete: the row, the files and the counts go', async () => {
+    const own = await createProject(ctx, bob.token);
+    const keep = await uploadPhoto(ctx, bob.token, own.id, { name: 'keep' });
+    const gone = await uploadPhoto(ctx, bob.token, own.id, { name: 'gone' });
+    const keysBefore = await storedKeys(ctx);
+    const projectBefore = await getProject(own.id, bob.token);
+    const bobBefore = await profileUploads(bob.id);
+    await pause(5);
+
+    const res = await api(ctx, {
+      method: 'DELETE',
+      url: `/api/upload/delete/${gone.id}`,
+      token: bob.token,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ ok: true });
+
+    const keysAfter = await storedKeys(ctx);
+    expect(keysBefore.length - keysAfter.length).toBe(3);
+    expect(keysAfter.some((k) => gone.previewLink.includes(k))).toBe(false);
+    const projectAfter = await getProject(own.id, bob.token);
+    expect(projectAfter.uploadsCount).toBe(projectBefore.uploadsCount - 1);
+    expect(projectAfter.lastUploads.map((u) => u.id)).toEqual([keep.id]);
+    expect(projectAfter.updatedAt > projectBefore.updatedAt).toBe(true);
+    expect(await profileUploads(bob.id)).toBe(bobBefore - 1);
+
+    const full = await api(ctx, {
+      method: 'GET',
+      url: `/api/upload/full/${gone.id}`,
+      token: bob.token,
+    });
+    expect(full.statusCode).toBe(404);
+    const again = await api(ctx, {
+      method: 'DELETE',
+      url: `/api/upload/delete/${gone.id}`,
+      token: bob.token,
+    });
+    expect(again.statusCode).toBe(404);
+    // Its media links now lead nowhere.
+    expect((await api(ctx, { method: 'GET', url: gone.previewLink })).statusCode).toBe(404);
+  });
+
+  it("refuses another member's delete (403) and keeps everything", async () => {
+    const upload = await uploadPhoto(ctx, alice.token, project.id);
+    const keys = await storedKeys(ctx);
+    const res = await api(ctx, {
+      method: 'DELETE',
+      url: `/api/upload/delete/${upload.id}`,
+      token: bob.token,
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json<ErrorBody>().message).toMatch(/can delete it/);
+    expect(await storedKeys(ctx)).toEqual(keys);
+    const still = await api(ctx, {
+      method: 'GET',
+      url: `/api/upload/full/${upload.id}`,
+      token: bob.token,
+    });
+    expect(still.statusCode).toBe(200);
+  });
+
+  it('answers 404 for an unknown upload and 400 for a bad id', async () => {
+    expect(
+      (await api(ctx, { method: 'DELETE', url: '/api/upload/delete/999999', token: bob.token }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await api(ctx, { method: 'DELETE', url: '/api/upload/delete/x', token: bob.token }))
+        .statusCode,
+    ).toBe(400);
+  });
+});
+
+describe('signed out', () => {
+  it.each([
+    ['GET', '/api/upload/full/1'],
+    ['GET', '/api/upload/latest/18'],
+    ['GET', '/api/upload/project/1/latest'],
+    ['GET', '/api/upload/user/1/latest'],
+    ['PATCH', '/api/upload/update/no-image/1'],
+    ['DELETE', '/api/upload/delete/1'],
+    ['POST', '/api/upload/autoupload'],
+  ] as const)('%s %s answers 401', async (method, url) => {
+    const res = await api(ctx, {
+      method,
+      url,
+      payload: method === 'PATCH' ? { upload: {} } : undefined,
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.json<ErrorBody>().message).toMatch(/sign in/i);
+  });
+});
+
+describe('defaultUploadName', () => {
+  it.each([
+    ['IMG_0042.JPG', 'IMG_0042'],
+    ['../../x.jpg', 'x'],
+    ['C:\\Users\\me\\Desktop\\Roof, north side.heic', 'Roof, north side'],
+    ['archive.tar.gz', 'archive.tar'],
+    ['.hidden', 'Photo 2026-01-02'],
+    ['  spaced \t name .png', 'spaced name'],
+    ['evil\u202Egpj.exe', 'evilgpj'],
+    ['line\nbreak.jpg', 'line break'],
+    ['', 'Photo 2026-01-02'],
+    ['..', 'Photo 2026-01-02'],
+    ['.jpg', 'Photo 2026-01-02'],
+  ])('%j → %j', (filename, expected) => {
+    expect(defaultUploadName(filename, '2026-01-02T03:04:05.000Z')).toBe(expected);
+  });
+
+  it('cuts long names to the limit without splitting characters', () => {
+    const name = defaultUploadName(`${'🚧'.repeat(250)}.jpg`, '2026-01-02T00:00:00Z');
+    expect([...name]).toHaveLength(200);
+    expect(name).toBe('🚧'.repeat(200));
+  });
+});
