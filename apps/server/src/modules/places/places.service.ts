@@ -79,22 +79,11 @@ function labelMatches(g: Gazetteer, id: number, qualifier: string): boolean {
   return qualifier === country || ` ${normalizePlaceText(rest)}`.includes(` ${qualifier}`);
 }
 
-/**
- * Suggestions for what the user has typed so far: places whose name, or a word in it, starts
- * with the query, accents and case ignored ("munc" → Munich, "sao p" → São Paulo, "york" → New
- * York City). Alternate names count too ("münchen", "munchen" → Munich) at a tenth of the
- * population, so a place's own name outranks an exonym of a bigger city. Ranked by that
- * population score, one suggestion per label, at most `limits.placeSuggestions`. Text after a
- * comma narrows by region or country, so re-sending a chosen label ("Munich, Germany") finds it.
- */
-export async function searchPlaces(query: string): Promise<Place[]> {
-  const comma = query.indexOf(',');
-  const name = normalizePlaceText(comma === -1 ? query : query.slice(0, comma));
-  const qualifier =
-    comma === -1 ? '' : normalizePlaceText(query.slice(comma + 1).replaceAll(',', ' '));
+/** Places whose name, or a word in it, starts with `name`, best first, narrowed by `qualifier`. */
+function findPlaces(g: Gazetteer, rawName: string, rawQualifier: string): number[] {
+  const name = normalizePlaceText(rawName);
+  const qualifier = normalizePlaceText(rawQualifier.replaceAll(',', ' '));
   if (!name) return [];
-
-  const g = await getGazetteer();
   const found: number[] = [];
   const labels = new Set<string>();
   const offer = (id: number) => {
@@ -114,5 +103,24 @@ export async function searchPlaces(query: string): Promise<Place[]> {
       if (keys[i]?.startsWith(name)) offer(ids[i] ?? 0);
     }
   }
-  return found.map((id) => toPlace(g, id));
+  return found;
+}
+
+/**
+ * Suggestions for what the user has typed so far: places whose name, or a word in it, starts
+ * with the query, accents and case ignored ("munc" → Munich, "sao p" → São Paulo, "york" → New
+ * York City). Alternate names count too ("münchen", "munchen" → Munich) at a tenth of the
+ * population, so a place's own name outranks an exonym of a bigger city. Ranked by that
+ * population score, one suggestion per label, at most `limits.placeSuggestions`. Text after a
+ * comma narrows by region or country, so re-sending a chosen label ("Munich, Germany") finds it.
+ */
+export async function searchPlaces(query: string): Promise<Place[]> {
+  if (!normalizePlaceText(query.replaceAll(',', ' '))) return [];
+  const g = await getGazetteer();
+  // A name may hold a comma itself ("Washington, D.C."): try each comma as the split.
+  for (let comma = query.indexOf(','); comma !== -1; comma = query.indexOf(',', comma + 1)) {
+    const found = findPlaces(g, query.slice(0, comma), query.slice(comma + 1));
+    if (found.length > 0) return found.map((id) => toPlace(g, id));
+  }
+  return findPlaces(g, query, '').map((id) => toPlace(g, id));
 }

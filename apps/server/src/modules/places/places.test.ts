@@ -81,13 +81,18 @@ describe('GET /api/places', () => {
     );
   });
 
-  it('ranks a place by its own name above a bigger city known by that word in another language', async () => {
-    // Köln is "Cologne" in English and French; the Italian town is called Cologne itself.
+  it('finds places by alternate names, ranked by a tenth of their population', async () => {
+    // Köln is "Cologne" in English; the Italian town of that name is far smaller.
     expect(await labels('cologne')).toEqual([
       'Köln, Germany',
       'Cologne, Italy',
       'Cologne, MN, United States',
     ]);
+    // Bigger cities have alternate names starting the same way (Phoenix, 1.6 M: "Mill City");
+    // a city's own name still wins when it is at least a tenth of their size.
+    expect((await labels('mil'))[0]).toBe('Milan, Italy');
+    expect((await labels('lis'))[0]).toBe('Lisbon, Portugal');
+    expect((await labels('pra'))[0]).toBe('Prague, Czechia');
   });
 
   it('gives at most 10 distinct suggestions, however broad the query', async () => {
@@ -104,6 +109,11 @@ describe('GET /api/places', () => {
     expect(await labels('Munich, Germany')).toEqual(['Munich, Germany']);
     expect((await labels('paris, us'))[0]).toBe('Paris, TX, United States');
     expect(await labels('paris, nowhere')).toEqual([]);
+    // The place's own name holds a comma.
+    expect((await labels('Washington, D.C., DC, United States'))[0]).toBe(
+      'Washington, D.C., DC, United States',
+    );
+    expect((await labels('washington, d'))[0]).toBe('Washington, D.C., DC, United States');
   });
 
   it('answers an empty or blank query with no suggestions', async () => {
