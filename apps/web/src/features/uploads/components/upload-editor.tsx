@@ -92,7 +92,7 @@ export function UploadEditor({ upload, renderActions }: UploadEditorProps) {
           {errorMessage(update.error)}
         </Alert>
       ) : null}
-      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1, alignItems: 'center' }}>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
         {isDirty ? (
           <Button type="submit" variant="contained" loading={update.isPending}>
             Save

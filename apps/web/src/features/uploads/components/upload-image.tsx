@@ -97,6 +97,8 @@ export function UploadImage({
               bgcolor: 'common.black',
               position: 'relative',
               maxWidth: 'calc(100vw - 16px)',
+              maxHeight: 'calc(100dvh - 16px)',
+              overflow: 'hidden',
             },
           },
         }}
@@ -123,6 +125,7 @@ export function UploadImage({
             maxHeight: 'calc(100dvh - 16px)',
             width: 'auto',
             height: 'auto',
+            alignSelf: 'center',
             objectFit: 'contain',
           }}
         />

@@ -107,28 +107,31 @@ function UploadView({ upload }: { upload: Upload }) {
           </Typography>
         ) : null}
 
-        <Stack
-          component="dl"
-          direction={{ xs: 'column', sm: 'row' }}
-          spacing={{ xs: 1.5, sm: 4 }}
-          sx={{ m: 0, flexWrap: 'wrap' }}
-        >
-          {upload.capturedAt ? (
-            <Fact label="Taken">{formatCaptureTime(upload.capturedAt)}</Fact>
-          ) : null}
-          {upload.camera ? <Fact label="Camera">{upload.camera}</Fact> : null}
-          {place ? (
-            <Fact label="Place">
-              <Link
-                href={openStreetMapUrl(place.latitude, place.longitude)}
-                target="_blank"
-                rel="noopener noreferrer"
-              >
-                {place.latitude.toFixed(5)}, {place.longitude.toFixed(5)}
-              </Link>
-            </Fact>
-          ) : null}
-        </Stack>
+        {upload.capturedAt || upload.camera || place ? (
+          <Stack
+            component="dl"
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={{ xs: 1.5, sm: 4 }}
+            useFlexGap
+            sx={{ m: 0, flexWrap: 'wrap' }}
+          >
+            {upload.capturedAt ? (
+              <Fact label="Taken">{formatCaptureTime(upload.capturedAt)}</Fact>
+            ) : null}
+            {upload.camera ? <Fact label="Camera">{upload.camera}</Fact> : null}
+            {place ? (
+              <Fact label="Place">
+                <Link
+                  href={openStreetMapUrl(place.latitude, place.longitude)}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                >
+                  {place.latitude.toFixed(5)}, {place.longitude.toFixed(5)}
+                </Link>
+              </Fact>
+            ) : null}
+          </Stack>
+        ) : null}
 
         <Box>
           <Button

@@ -1,0 +1,222 @@
+import { randomBytes } from 'node:crypto';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import sharp from 'sharp';
+import { expect, signIn, test, unique, type Account } from './fixtures.js';
+
+/**
+ * A real JPEG made here: noise does not compress, so `megapixels` decides the size and the
+ * upload lasts long enough to watch its progress under a throttled connection.
+ */
+async function makeJpeg(width: number, height: number): Promise<Buffer> {
+  const pixels = randomBytes(width * height * 3);
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 92 })
+    .toBuffer();
+}
+
+/** A sample project to upload to: the first row of the all-projects list. */
+async function sampleProjectId(request: APIRequestContext, account: Account): Promise<number> {
+  const res = await request.get('/api/project/all/list', {
+    headers: { authorization: `Bearer ${account.token}` },
+  });
+  expect(res.status()).toBe(200);
+  const rows = (await res.json()) as Array<[number, string, string, string, number, string]>;
+  const first = rows[0];
+  if (!first) throw new Error('the sample workspace has no projects');
+  return first[0];
+}
+
+/** Chooses a file in the uploader through its "Choose file" control. */
+async function chooseFile(page: Page, name: string, buffer: Buffer, mimeType = 'image/jpeg') {
+  await page.getByLabel('Choose file').setInputFiles({ name, mimeType, buffer });
+}
+
+/** Slows the upload down (bytes per second) so the progress bar is seen moving. */
+async function throttleUpload(page: Page, bytesPerSecond: number) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: bytesPerSecond,
+  });
+  return async () => {
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await cdp.detach();
+  };
+}
+
+const uploadIdFrom = (url: string) => {
+  const match = /\/upload\/(\d+)\/edit\/batch$/.exec(new URL(url).pathname);
+  if (!match?.[1]) throw new Error(`not on a batch editor: ${url}`);
+  return Number(match[1]);
+};
+
+async function pageAs(browser: Browser, account: Account): Promise<Page> {
+  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  const page = await context.newPage();
+  await signIn(page, account);
+  return page;
+}
+
+test.describe('uploads', () => {
+  test('uploads two photos, edits one, deletes it; another member sees no EDIT', async ({
+    page,
+    admin,
+    member,
+    request,
+    browser,
+  }) => {
+    const projectId = await sampleProjectId(request, admin);
+    const firstName = unique('Rebar north wall');
+    const firstDescription = 'Checked before the pour.';
+    await signIn(page, admin);
+
+    // 1. Choose a file: the upload starts at once and shows its progress.
+    await page.goto(`/uploader/${projectId}/create`);
+    await expect(page.getByRole('heading', { name: 'Upload photo' })).toBeVisible();
+    await page.getByLabel('Name').fill(firstName);
+    await page.getByLabel('Description').fill(firstDescription);
+    const bigPhoto = await makeJpeg(1200, 900);
+    const unthrottle = await throttleUpload(page, 400_000);
+    await chooseFile(page, 'north-wall.jpg', bigPhoto);
+    const progress = page.getByRole('progressbar');
+    await expect(progress).toBeVisible();
+    await expect
+      .poll(async () => Number(await progress.getAttribute('aria-valuenow')), { timeout: 15_000 })
+      .toBeGreaterThan(0);
+    await unthrottle();
+
+    // 2. The batch editor, with what was typed before choosing.
+    await expect(page).toHaveURL(/\/upload\/\d+\/edit\/batch$/, { timeout: 30_000 });
+    const firstId = uploadIdFrom(page.url());
+    await expect(page.getByRole('heading', { name: 'Photo uploaded' })).toBeVisible();
+    await expect(page.getByLabel('Name')).toHaveValue(firstName);
+    await expect(page.getByLabel('Description')).toHaveValue(firstDescription);
+    await expect(page.getByRole('img', { name: firstName })).toBeVisible();
+
+    // 3. ADD ANOTHER ONE, upload again, DONE.
+    await page.getByRole('button', { name: 'Add another one' }).click();
+    await expect(page).toHaveURL(new RegExp(`/uploader/${projectId}/create$`));
+    await chooseFile(page, 'second.jpg', await makeJpeg(640, 480));
+    await expect(page).toHaveURL(/\/upload\/\d+\/edit\/batch$/, { timeout: 30_000 });
+    const secondId = uploadIdFrom(page.url());
+    expect(secondId).not.toBe(firstId);
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    // 4. Both tiles on the project page and the first on Home.
+    await expect(page).toHaveURL(new RegExp(`/project/${projectId}$`));
+    await expect(page.locator(`main a[href="/upload/${firstId}"]`)).toBeVisible();
+    await expect(page.locator(`main a[href="/upload/${secondId}"]`)).toBeVisible();
+    await page.goto('/');
+    const homeTile = page
+      .getByRole('region', { name: 'Latest uploads' })
+      .locator(`a[href="/upload/${firstId}"]`);
+    await expect(homeTile).toBeVisible();
+    await expect(homeTile.getByRole('img', { name: firstName })).toBeVisible();
+    await expect(homeTile).toContainText('today');
+
+    // 5. Open it: details, the image, EDIT for its creator.
+    await homeTile.click();
+    await expect(page).toHaveURL(new RegExp(`/upload/${firstId}$`));
+    await expect(page.getByRole('heading', { level: 1, name: firstName })).toBeVisible();
+    await expect(page.getByText('Uploaded today')).toBeVisible();
+    await expect(page.getByText(firstDescription)).toBeVisible();
+    const image = page.getByRole('img', { name: firstName });
+    await expect(image).toBeVisible();
+    expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await expect(page.getByRole('link', { name: 'Download original' })).toHaveAttribute(
+      'href',
+      /.+/,
+    );
+
+    // 6. Another member sees the upload without EDIT, and no editor.
+    const memberPage = await pageAs(browser, member);
+    await memberPage.goto(`/upload/${firstId}`);
+    await expect(memberPage.getByRole('heading', { level: 1, name: firstName })).toBeVisible();
+    await expect(memberPage.getByRole('link', { name: 'Edit' })).toHaveCount(0);
+    await memberPage.goto(`/upload/${firstId}/edit`);
+    await expect(memberPage.getByText(/Only the creator of this photo/)).toBeVisible();
+    await expect(memberPage.getByLabel('Name')).toHaveCount(0);
+    await expect(memberPage.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+    await memberPage.context().close();
+
+    // 7. EDIT: SAVE only after a change.
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await expect(page).toHaveURL(new RegExp(`/upload/${firstId}/edit$`));
+    await expect(page.getByLabel('Name')).toHaveValue(firstName);
+    await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);
+    await page.getByLabel('Description').fill('Poured on schedule.');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Saved.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);
+    const saved = await request.get(`/api/upload/full/${firstId}`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect(await saved.json()).toMatchObject({
+      name: firstName,
+      description: 'Poured on schedule.',
+      project: { id: projectId },
+    });
+
+    // 8. DELETE, confirmed: back on the project page, the tile is gone.
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect(page).toHaveURL(new RegExp(`/project/${projectId}$`));
+    await expect(page.locator(`main a[href="/upload/${secondId}"]`)).toBeVisible();
+    await expect(page.locator(`main a[href="/upload/${firstId}"]`)).toHaveCount(0);
+    const gone = await request.get(`/api/upload/full/${firstId}`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect(gone.status()).toBe(404);
+  });
+
+  test("shows the server's message when a file is refused", async ({ page, admin, request }) => {
+    const projectId = await sampleProjectId(request, admin);
+    await signIn(page, admin);
+    await page.goto(`/uploader/${projectId}/create`);
+    // A JPEG name and type on bytes that are not an image: the server decides from the bytes.
+    await chooseFile(page, 'not-a-photo.jpg', Buffer.from('<?php echo "hi"; ?>'));
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText('Could not upload not-a-photo.jpg');
+    await expect(alert).not.toContainText('The server answered with an error');
+    await expect(page).toHaveURL(new RegExp(`/uploader/${projectId}/create$`));
+  });
+
+  test('an unknown upload or project says so', async ({ page, admin }) => {
+    await signIn(page, admin);
+    await page.goto('/upload/999999');
+    await expect(page.getByRole('heading', { name: 'Photo not found' })).toBeVisible();
+    await page.goto('/uploader/999999/create');
+    await expect(page.getByText('This project does not exist.')).toBeVisible();
+  });
+
+  test('upload screens never scroll sideways (375px wide on the phone project) @phone', async ({
+    page,
+    admin,
+    request,
+  }) => {
+    const projectId = await sampleProjectId(request, admin);
+    const latest = await request.get('/api/upload/latest/1', {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    const [upload] = (await latest.json()) as Array<{ id: number }>;
+    await signIn(page, admin);
+    const screens = [`/uploader/${projectId}/create`, '/uploads/latest', '/'];
+    if (upload) screens.push(`/upload/${upload.id}`, `/upload/${upload.id}/edit`);
+    for (const path of screens) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeAttached();
+      await page.waitForLoadState('networkidle');
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow, `${path} scrolls sideways`).toBeLessThanOrEqual(0);
+    }
+  });
+});
