@@ -1,0 +1,217 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, signIn, test, unique, type Account } from './fixtures.js';
+
+interface ProjectBody {
+  id: number;
+  name: string;
+  location: string;
+  isFavorited: boolean;
+  isFollowed: boolean;
+}
+
+async function createProjectByApi(
+  request: APIRequestContext,
+  account: Account,
+  name: string,
+): Promise<ProjectBody> {
+  const res = await request.post('/api/project/create', {
+    headers: { authorization: `Bearer ${account.token}` },
+    data: { project: { name, location: 'Vienna, Austria', description: 'Made by the e2e suite.' } },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()) as ProjectBody;
+}
+
+async function readProject(
+  request: APIRequestContext,
+  account: Account,
+  id: number,
+): Promise<ProjectBody> {
+  const res = await request.get(`/api/project/id/${id}`, {
+    headers: { authorization: `Bearer ${account.token}` },
+  });
+  expect(res.status()).toBe(200);
+  return (await res.json()) as ProjectBody;
+}
+
+/** True when the page is wider than the viewport (a horizontal scroll bar on a phone). */
+const scrollsSideways = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+
+test.describe('projects', () => {
+  test('creates a project with the place autocomplete, finds it in My projects and All projects, bookmarks, follows and edits it', async ({
+    page,
+    admin,
+    request,
+  }) => {
+    await signIn(page, admin);
+    const name = unique('Tram Depot');
+
+    // Create through the form, picking the place from the suggestions.
+    await page.goto('/projects/new');
+    await expect(page).toHaveTitle(/New project/);
+    const create = page.getByRole('button', { name: 'Create' });
+    await expect(create).toBeDisabled();
+    await page.getByLabel('Name').fill(name);
+    await expect(create).toBeDisabled();
+    await page.getByLabel('Location').pressSequentially('munc', { delay: 40 });
+    const munich = page.getByRole('option', { name: /^Munich/ });
+    await expect(munich.first()).toBeVisible();
+    await munich.first().click();
+    await expect(page.getByLabel('Location')).toHaveValue(/^Munich, .*Germany$/);
+    const location = await page.getByLabel('Location').inputValue();
+    await page.getByLabel('Description').fill('Depot for the new tram line, phase 1.');
+    await expect(create).toBeEnabled();
+    await create.click();
+
+    await expect(page).toHaveURL(/\/project\/\d+$/);
+    const id = Number(new URL(page.url()).pathname.split('/').pop());
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+    await expect(page.getByText(location, { exact: true })).toBeVisible();
+    await expect(
+      page.getByRole('link', { name: `${admin.firstname} ${admin.lastname}`, exact: true }),
+    ).toHaveAttribute('href', `/profile/${admin.id}`);
+    const stored = await request.get(`/api/project/id/${id}`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    const storedBody = (await stored.json()) as {
+      latitude: number | null;
+      longitude: number | null;
+    };
+    expect(storedBody.latitude).toBeCloseTo(48.14, 1);
+    expect(storedBody.longitude).toBeCloseTo(11.58, 1);
+
+    // My projects.
+    await page.getByRole('link', { name: 'My projects' }).click();
+    await expect(page).toHaveURL(/\/projects$/);
+    await expect(
+      page.getByRole('list', { name: 'My projects' }).getByRole('link', { name: new RegExp(name) }),
+    ).toBeVisible();
+
+    // All projects: find it in the table and open it from its row.
+    await page.getByRole('link', { name: 'All projects' }).click();
+    await expect(page).toHaveURL(/\/projects\/all$/);
+    const table = page.getByRole('table', { name: 'All projects' });
+    await expect(table).toBeVisible();
+    await page.getByLabel('Filter projects').fill(name);
+    const row = table.getByRole('row').filter({ hasText: name });
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText(`${admin.firstname} ${admin.lastname}`);
+    await row.getByRole('cell').nth(2).click();
+    await expect(page).toHaveURL(new RegExp(`/project/${id}$`));
+
+    // Bookmark it and see it on Home.
+    await page.getByRole('button', { name: 'Bookmark' }).click();
+    await expect(page.getByRole('button', { name: 'Unbookmark' })).toBeVisible();
+    expect((await readProject(request, admin, id)).isFavorited).toBe(true);
+    await page.goto('/');
+    await expect(
+      page
+        .getByRole('list', { name: 'Bookmarked projects' })
+        .getByRole('link', { name: new RegExp(name) }),
+    ).toBeVisible();
+    await page
+      .getByRole('list', { name: 'Bookmarked projects' })
+      .getByRole('link', { name: new RegExp(name) })
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/project/${id}$`));
+
+    // Follow, then unfollow.
+    await page.getByRole('button', { name: 'Follow' }).click();
+    await expect(page.getByRole('button', { name: 'Unfollow' })).toBeVisible();
+    expect((await readProject(request, admin, id)).isFollowed).toBe(true);
+    await page.getByRole('button', { name: 'Unfollow' }).click();
+    await expect(page.getByRole('button', { name: 'Follow' })).toBeVisible();
+    expect((await readProject(request, admin, id)).isFollowed).toBe(false);
+
+    // Edit as its creator.
+    const renamed = `${name} (phase 2)`;
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit project' });
+    await expect(dialog.getByLabel('Name')).toHaveValue(name);
+    await dialog.getByLabel('Name').fill(renamed);
+    await dialog.getByLabel('Description').fill('Phase 2: the second hall.');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('heading', { level: 1, name: renamed })).toBeVisible();
+    await expect(page.getByText('Phase 2: the second hall.')).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: renamed })).toBeVisible();
+    await expect(page).toHaveTitle(new RegExp(renamed.replace(/[()]/g, '\\$&')));
+  });
+
+  test('hides EDIT from a member who did not create the project', async ({
+    page,
+    admin,
+    member,
+    request,
+  }) => {
+    const project = await createProjectByApi(request, admin, unique('Harbour Office'));
+    await signIn(page, member);
+    await page.goto(`/project/${project.id}`);
+    await expect(page.getByRole('heading', { level: 1, name: project.name })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Bookmark' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Follow' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Edit' })).toHaveCount(0);
+    const patch = await request.patch(`/api/project/update/${project.id}`, {
+      headers: { authorization: `Bearer ${member.token}` },
+      data: { project: { name: 'Taken over', location: 'Vienna, Austria' } },
+    });
+    expect(patch.status()).toBe(403);
+  });
+
+  test('answers an unknown or malformed project address with a not-found message', async ({
+    page,
+    member,
+  }) => {
+    await signIn(page, member);
+    await page.goto('/project/987654321');
+    await expect(page.getByRole('heading', { level: 1, name: 'Project not found' })).toBeVisible();
+    await page.goto('/project/not-a-number');
+    await expect(page.getByRole('heading', { level: 1, name: 'Project not found' })).toBeVisible();
+  });
+
+  test('picks the project to upload to from the chooser', async ({ page, admin, request }) => {
+    const project = await createProjectByApi(request, admin, unique('Warehouse Roof'));
+    await signIn(page, admin);
+    await page.goto('/uploader/choose');
+    await page.getByLabel('Search projects').fill(project.name);
+    await page
+      .getByRole('list', { name: 'Other projects' })
+      .getByRole('link', { name: new RegExp(project.name) })
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/uploader/${project.id}/create$`));
+  });
+
+  test('project screens fit a phone without sideways scrolling @phone', async ({
+    page,
+    admin,
+    request,
+  }) => {
+    const project = await createProjectByApi(
+      request,
+      admin,
+      unique('A project with a rather long name for a small screen'),
+    );
+    await signIn(page, admin);
+    for (const path of [
+      '/projects/all',
+      '/projects',
+      '/projects/new',
+      `/project/${project.id}`,
+      '/uploader/choose',
+      '/',
+    ]) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(page.getByRole('status')).toHaveCount(0);
+      expect(await scrollsSideways(page), `${path} scrolls sideways`).toBe(false);
+    }
+    // The table scrolls inside its own box instead.
+    await page.goto('/projects/all');
+    const table = page.getByRole('table', { name: 'All projects' });
+    await expect(table).toBeVisible();
+    await table.getByRole('row').nth(1).click();
+    await expect(page).toHaveURL(/\/project\/\d+$/);
+  });
+});
