@@ -46,8 +46,26 @@ async function createFreshPostgres(): Promise<{ url: string; drop: () => Promise
     drop: async () => {
       const c = new pg.Client({ connectionString: base });
       await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      try {
+        // The app's pool has just been ended, but its backends may take a moment to go; forcing
+        // the drop at once kills them mid-goodbye and their clients report it as an unhandled
+        // error. Wait for them a little, and force only as a last resort.
+        for (let attempt = 1; ; attempt += 1) {
+          try {
+            await c.query(`drop database if exists ${name}`);
+            break;
+          } catch (err) {
+            const inUse = (err as { code?: unknown }).code === '55006';
+            if (!inUse || attempt >= 40) {
+              await c.query(`drop database if exists ${name} with (force)`);
+              break;
+            }
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+        }
+      } finally {
+        await c.end();
+      }
     },
   };
 }

@@ -1,0 +1,82 @@
+// The sample workspace's photos: generated, pushed through the upload pipeline, with counts right.
+import type { LoginHints, Upload } from '@sitelog/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, createTestContext, login, type TestContext } from '../../../test/helpers.js';
+import { seedSampleWorkspace } from '../../db/seed.js';
+import { storedKeys, tempFiles } from './upload-test-helpers.js';
+
+let ctx: TestContext;
+let seeded: Awaited<ReturnType<typeof seedSampleWorkspace>>;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  seeded = await seedSampleWorkspace(ctx);
+});
+afterAll(async () => ctx?.close());
+
+describe('sample workspace photos', () => {
+  it('gives every project photos, spread over weeks and several members', async () => {
+    expect(seeded?.photos).toBe(18);
+    const rows = await ctx.db.selectFrom('uploads').selectAll().execute();
+    expect(rows).toHaveLength(18);
+    const projects = await ctx.db.selectFrom('projects').selectAll().execute();
+    for (const project of projects) {
+      const own = rows.filter((r) => r.project_id === project.id);
+      expect(own.length).toBeGreaterThanOrEqual(3);
+      expect(project.uploads_count).toBe(own.length);
+      expect(project.updated_at).toBe(
+        own
+          .map((r) => r.created_at)
+          .sort()
+          .at(-1),
+      );
+      for (const r of own) expect(r.created_at > project.created_at).toBe(true);
+    }
+    const times = rows.map((r) => Date.parse(r.created_at));
+    expect(Math.max(...times) - Math.min(...times)).toBeGreaterThan(21 * 24 * 3600_000);
+    expect(Math.max(...times)).toBeLessThanOrEqual(Date.now());
+    expect(new Set(rows.map((r) => r.creator_id)).size).toBeGreaterThanOrEqual(4);
+  });
+
+  it("keeps members' upload counts right", async () => {
+    const users = await ctx.db.selectFrom('users').select(['id', 'uploads_count']).execute();
+    const rows = await ctx.db.selectFrom('uploads').select('creator_id').execute();
+    for (const user of users)
+      expect(user.uploads_count).toBe(rows.filter((r) => r.creator_id === user.id).length);
+  });
+
+  it('stores preview, formatted image and original of each, and nothing else', async () => {
+    const rows = await ctx.db.selectFrom('uploads').selectAll().execute();
+    const expected = rows.flatMap((r) => [r.preview_key, r.formatted_key, r.original_key]).sort();
+    expect(await storedKeys(ctx)).toEqual(expected);
+    expect(tempFiles(ctx)).toEqual([]);
+  });
+
+  it('serves the photos with what a camera would record', async () => {
+    const hints = (await api(ctx, { method: 'GET', url: '/api/auth/hints' })).json<LoginHints>();
+    if (!hints.sample) throw new Error('the sample account was not remembered');
+    const token = await login(ctx, hints.sample);
+    const latest = (await api(ctx, { method: 'GET', url: '/api/upload/latest/18', token })).json<
+      Upload[]
+    >();
+    expect(latest).toHaveLength(18);
+    for (const upload of latest) {
+      expect(upload.capturedAt).not.toBeNull();
+      expect(upload.latitude).not.toBeNull();
+      expect(upload.camera).toBe('Sitelog Sample photo');
+      expect([upload.formatedWidth, upload.formatedHeight]).toEqual([1600, 1200]);
+    }
+    const preview = await api(ctx, { method: 'GET', url: latest[0]?.previewLink ?? '' });
+    expect(preview.statusCode).toBe(200);
+    expect(preview.headers['content-type']).toBe('image/webp');
+  });
+
+  it('does nothing on a database that already has users', async () => {
+    expect(await seedSampleWorkspace(ctx)).toBeNull();
+    const count = await ctx.db
+      .selectFrom('uploads')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(18);
+  });
+});
