@@ -1,0 +1,144 @@
+/**
+ * Upload to ready, end to end: what `POST /api/upload/autoupload` costs for a 12 MP JPEG.
+ *
+ *   npx tsx bench/uploads.ts            (local disk storage, SQLite)
+ *   TEST_DB=postgres TEST_DATABASE_URL=… npx tsx bench/uploads.ts
+ *
+ * 1. The whole call through `app.inject` — session check, multipart parsing, streaming to a temp
+ *    file, sniffing, one decode, preview + formatted image, three storage writes, the row and the
+ *    counts in one transaction, the answer with its signed links — against a bare
+ *    `sharp(file).resize(2048).jpeg()` of the same file, interleaved call by call.
+ * 2. Throughput: a batch of uploads with 1 and with 2 requests in flight.
+ *
+ * The machine is shared and noisy, so the median of the per-round ratios is reported.
+ */
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { api, createTestContext, signedInUser, testDialect } from '../apps/server/test/helpers.js';
+import { FORMATTED_MAX_EDGE } from '../apps/server/src/media/images.js';
+import { photoJpeg } from '../apps/server/src/media/test-images.js';
+
+const ROUNDS = 7;
+const CALLS_PER_ROUND = 3;
+const BATCH = 12;
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+/** The multipart body the web app sends: the file first, then the JSON part. */
+function multipart(file: Buffer, projectId: number) {
+  const boundary = `----bench${randomBytes(8).toString('hex')}`;
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="IMG_0001.jpg"\r\n` +
+        'Content-Type: image/jpeg\r\n\r\n',
+    ),
+    file,
+    Buffer.from(
+      `\r\n--${boundary}\r\nContent-Disposition: form-data; name="createUploadDto"\r\n\r\n` +
+        `${JSON.stringify({ name: '', description: '', projectId })}\r\n--${boundary}--\r\n`,
+    ),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+async function main() {
+  const ctx = await createTestContext();
+  try {
+    console.log(
+      `Node ${process.version}, ${availableParallelism()} cores, ${testDialect}, ` +
+        `${ctx.storage.kind} storage, IMAGE_CONCURRENCY ${ctx.config.uploads.concurrency}`,
+    );
+    const user = await signedInUser(ctx);
+    const project = await api(ctx, {
+      method: 'POST',
+      url: '/api/project/create',
+      token: user.token,
+      payload: { project: { name: 'Bench', location: 'Hamburg, Germany' } },
+    });
+    const projectId = project.json<{ id: number }>().id;
+
+    const jpeg = await photoJpeg(4000, 3000, 90);
+    const file = path.join(ctx.dataDir, 'photo-12mp.jpg');
+    writeFileSync(file, jpeg);
+    const body = multipart(jpeg, projectId);
+    console.log(`12 MP JPEG: ${(jpeg.length / 1e6).toFixed(1)} MB`);
+
+    const upload = async () => {
+      const res = await api(ctx, {
+        method: 'POST',
+        url: '/api/upload/autoupload',
+        token: user.token,
+        headers: body.headers,
+        payload: body.payload,
+      });
+      if (res.statusCode !== 200) throw new Error(`upload failed: ${res.statusCode} ${res.body}`);
+    };
+    const bare = () =>
+      sharp(file)
+        .resize({ width: FORMATTED_MAX_EDGE, height: FORMATTED_MAX_EDGE, fit: 'inside' })
+        .jpeg()
+        .toBuffer();
+
+    await upload();
+    await bare(); // warm-up
+    const ups: number[] = [];
+    const bares: number[] = [];
+    const ratios: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const ru: number[] = [];
+      const rb: number[] = [];
+      for (let c = 0; c < CALLS_PER_ROUND; c++) {
+        ru.push(await time(upload));
+        rb.push(await time(bare));
+      }
+      ups.push(...ru);
+      bares.push(...rb);
+      ratios.push(median(ru) / median(rb));
+    }
+    console.log(
+      `upload to ready: ${median(ups).toFixed(0)} ms; bare sharp resize ${median(bares).toFixed(0)} ms; ` +
+        `median ratio ${median(ratios).toFixed(2)}×`,
+    );
+
+    const throughput = async (inFlight: number) => {
+      let next = 0;
+      const start = performance.now();
+      await Promise.all(
+        Array.from({ length: inFlight }, async () => {
+          while (next < BATCH) {
+            next += 1;
+            await upload();
+          }
+        }),
+      );
+      return BATCH / ((performance.now() - start) / 1000);
+    };
+    const one: number[] = [];
+    const two: number[] = [];
+    for (let r = 0; r < 3; r++) {
+      one.push(await throughput(1));
+      two.push(await throughput(2));
+    }
+    console.log(
+      `throughput (batches of ${BATCH}): 1 in flight ${median(one).toFixed(2)}/s; ` +
+        `2 in flight ${median(two).toFixed(2)}/s (${(median(two) / median(one)).toFixed(2)}×)`,
+    );
+  } finally {
+    await ctx.close();
+  }
+}
+
+await main();
