@@ -87,7 +87,9 @@ async function main(): Promise<void> {
     const before = process.memoryUsage();
     const stalls = monitorEventLoopDelay({ resolution: 5 });
     stalls.enable();
+    const cpuBefore = process.cpuUsage();
     const loadMs = await time(() => searchPlaces('m'));
+    const loadCpu = process.cpuUsage(cpuBefore);
     stalls.disable();
     // Let the loader's last frames and buffers go before measuring what stays.
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -141,6 +143,9 @@ async function main(): Promise<void> {
     );
     console.log('one-time gazetteer load (first search):');
     console.log(`  wall time                          ${ms(loadMs)}`);
+    console.log(
+      `  CPU time                           ${ms((loadCpu.user + loadCpu.system) / 1000)} (this process, all threads)`,
+    );
     console.log(
       `  longest event-loop stall           ${ms(stalls.max / 1e6)} (loading yields to requests)`,
     );

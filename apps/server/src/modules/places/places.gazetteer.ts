@@ -18,8 +18,8 @@ const MAX_NAME_LENGTH = 100;
 /** Historical, abandoned and destroyed places are not project locations. */
 const SKIPPED_FEATURE_CODES = new Set(['PPLH', 'PPLQ', 'PPLW']);
 /** Loading runs while the server answers requests: it yields to them this often. */
-const ROWS_PER_SLICE = 2_000;
-const KEYS_PER_SLICE = 50_000;
+const ROWS_PER_SLICE = 500;
+const KEYS_PER_SLICE = 20_000;
 const NEWLINE = 0x0a;
 
 /** Column positions in GeoNames' geoname table. */
@@ -250,20 +250,27 @@ async function buildIndex(rows: Rows, options: IndexOptions): Promise<Omit<Gazet
   const count = rows.names.length;
   const byPopulation = sortByPopulation(rows.populations);
   await yieldToEventLoop();
-  const names = Array.from(byPopulation, (r) => rows.names[r] ?? '');
-  const countries = Array.from(byPopulation, (r) => rows.countries[r] ?? '');
-  const labels = Array.from(byPopulation, (r) =>
-    detach(
-      options.labelOf({
-        name: rows.names[r] ?? '',
-        country: rows.countries[r] ?? '',
-        admin1: rows.admin1[r] ?? '',
-      }),
-    ),
-  );
-  const latitudes = Float64Array.from(byPopulation, (r) => rows.latitudes[r] ?? 0);
-  const longitudes = Float64Array.from(byPopulation, (r) => rows.longitudes[r] ?? 0);
-  const populations = Array.from(byPopulation, (r) => rows.populations[r] ?? 0);
+  const names = new Array<string>(count);
+  const countries = new Array<string>(count);
+  const labels = new Array<string>(count);
+  const latitudes = new Float64Array(count);
+  const longitudes = new Float64Array(count);
+  const populations = new Float64Array(count);
+  for (let id = 0; id < count; id++) {
+    const r = byPopulation[id] ?? 0;
+    const place = {
+      name: rows.names[r] ?? '',
+      country: rows.countries[r] ?? '',
+      admin1: rows.admin1[r] ?? '',
+    };
+    names[id] = place.name;
+    countries[id] = place.country;
+    labels[id] = detach(options.labelOf(place));
+    latitudes[id] = rows.latitudes[r] ?? 0;
+    longitudes[id] = rows.longitudes[r] ?? 0;
+    populations[id] = rows.populations[r] ?? 0;
+    if (id % ROWS_PER_SLICE === 0) await yieldToEventLoop();
+  }
   await yieldToEventLoop();
 
   // Every key, in the order of its score.
