@@ -1,3 +1,4 @@
+import { ProjectGrid } from '@/features/projects/components/project-card';
 import { UserUploadsSection } from '@/features/uploads/components/user-uploads-section';
 import { MemberProfile } from '@/features/users/components/member-profile';
 import { MemberProjectsSection } from '@/features/users/components/member-projects-section';
@@ -14,6 +15,9 @@ export function MemberProfilePage() {
           <MemberProjectsSection
             userId={profile.id}
             title={`Projects (${profile.projectsCount})`}
+            renderProjects={(projects) => (
+              <ProjectGrid projects={projects} label="Member projects" />
+            )}
           />
           <UserUploadsSection
             userId={profile.id}

@@ -1,6 +1,7 @@
 import Stack from '@mui/material/Stack';
 import { PageHeader } from '@/components/page-header';
 import { LogoutButton } from '@/features/auth/components/logout-button';
+import { ProjectGrid } from '@/features/projects/components/project-card';
 import { UserUploadsSection } from '@/features/uploads/components/user-uploads-section';
 import { CurrentUserCard } from '@/features/users/components/current-user-card';
 import { MemberProjectsSection } from '@/features/users/components/member-projects-section';
@@ -20,7 +21,11 @@ export function ProfilePage() {
       <Stack spacing={4} sx={{ mb: 4 }}>
         <CurrentUserCard user={user} actions={<LogoutButton />} />
       </Stack>
-      <MemberProjectsSection userId={user.id} title="My projects" />
+      <MemberProjectsSection
+        userId={user.id}
+        title="My projects"
+        renderProjects={(projects) => <ProjectGrid projects={projects} label="My projects" />}
+      />
       <UserUploadsSection userId={user.id} title="Latest uploads" />
     </>
   );

@@ -63,7 +63,18 @@ export function MembersTable({ label, profiles, emptyMessage }: MembersTableProp
 
   return (
     <TableContainer component={Paper} variant="outlined" sx={{ overflowX: 'auto' }}>
-      <Table size="small" aria-label={label} sx={{ minWidth: 320 }}>
+      <Table
+        size="small"
+        aria-label={label}
+        sx={{
+          minWidth: 300,
+          '& .MuiTableCell-root': { px: { xs: 1, sm: 2 } },
+          // On a phone the hidden icons of unsorted columns would push the table past the screen.
+          '& .MuiTableSortLabel-root:not(.Mui-active) .MuiTableSortLabel-icon': {
+            display: { xs: 'none', sm: 'inline-block' },
+          },
+        }}
+      >
         <TableHead>
           <TableRow>
             <TableCell sx={{ width: '3rem' }}>#</TableCell>
