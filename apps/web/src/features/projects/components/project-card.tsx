@@ -7,7 +7,6 @@ import CardContent from '@mui/material/CardContent';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Project } from '@sitelog/shared';
-import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { formatRelativeDay } from '@/lib/format-relative-day';
 import { paths } from '@/lib/paths';
@@ -46,7 +45,14 @@ function ProjectCover({ project }: { project: Project }) {
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** A project tile: cover photo, name, location, uploads and last activity; opens the project. */
-export function ProjectCard({ project }: { project: Project }) {
+export function ProjectCard({
+  project,
+  headingLevel = 'h3',
+}: {
+  project: Project;
+  /** h2 where the grid sits right under the page title, h3 inside a titled section. */
+  headingLevel?: 'h2' | 'h3';
+}) {
   return (
     <Card variant="outlined" sx={{ height: '100%' }}>
       <CardActionArea
@@ -63,7 +69,7 @@ export function ProjectCard({ project }: { project: Project }) {
         <ProjectCover project={project} />
         <CardContent sx={{ p: 1.5, '&:last-child': { pb: 1.5 } }}>
           <Typography
-            component="h3"
+            component={headingLevel}
             variant="subtitle1"
             sx={{ fontWeight: 600, lineHeight: 1.3, overflowWrap: 'anywhere' }}
           >
@@ -95,11 +101,11 @@ export const projectGridColumns = 'repeat(auto-fill, minmax(min(100%, 160px), 1f
 export function ProjectGrid({
   projects,
   label,
-  children,
+  headingLevel,
 }: {
   projects: Project[];
   label: string;
-  children?: ReactNode;
+  headingLevel?: 'h2' | 'h3';
 }) {
   return (
     <Box
@@ -116,10 +122,9 @@ export function ProjectGrid({
     >
       {projects.map((project) => (
         <Box component="li" key={project.id} sx={{ minWidth: 0 }}>
-          <ProjectCard project={project} />
+          <ProjectCard project={project} headingLevel={headingLevel} />
         </Box>
       ))}
-      {children}
     </Box>
   );
 }

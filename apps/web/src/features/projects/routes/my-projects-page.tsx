@@ -59,7 +59,7 @@ export function MyProjectsPage() {
           action={<NewProjectButton variant="contained" />}
         />
       ) : (
-        <ProjectGrid projects={projects.data} label="My projects" />
+        <ProjectGrid projects={projects.data} label="My projects" headingLevel="h2" />
       )}
     </>
   );

@@ -5,6 +5,7 @@ import SearchOutlined from '@mui/icons-material/SearchOutlined';
 import Button from '@mui/material/Button';
 import InputAdornment from '@mui/material/InputAdornment';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
@@ -38,22 +39,19 @@ function ChoiceList({ choices, label }: { choices: Choice[]; label: string }) {
     <Paper variant="outlined">
       <List aria-label={label} disablePadding>
         {choices.map((choice, index) => (
-          <ListItemButton
-            key={choice.id}
-            component={RouterLink}
-            to={paths.uploader(choice.id)}
-            divider={index < choices.length - 1}
-          >
-            <ListItemText
-              primary={choice.name}
-              secondary={choice.location}
-              slotProps={{
-                primary: { sx: { fontWeight: 500, overflowWrap: 'anywhere' } },
-                secondary: { sx: { overflowWrap: 'anywhere' } },
-              }}
-            />
-            <ChevronRight aria-hidden sx={{ color: 'text.secondary' }} />
-          </ListItemButton>
+          <ListItem key={choice.id} disablePadding divider={index < choices.length - 1}>
+            <ListItemButton component={RouterLink} to={paths.uploader(choice.id)}>
+              <ListItemText
+                primary={choice.name}
+                secondary={choice.location}
+                slotProps={{
+                  primary: { sx: { fontWeight: 500, overflowWrap: 'anywhere' } },
+                  secondary: { sx: { overflowWrap: 'anywhere' } },
+                }}
+              />
+              <ChevronRight aria-hidden sx={{ color: 'text.secondary' }} />
+            </ListItemButton>
+          </ListItem>
         ))}
       </List>
     </Paper>
