@@ -4,6 +4,7 @@ import type {
   ProfilesResponse,
   Project,
   ProjectRow,
+  Upload,
   User,
 } from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +19,7 @@ import {
 import { writeTransaction } from '../../db/database.js';
 import { isSessionLive } from '../auth/auth.service.js';
 import { hashToken } from '../auth/tokens.js';
+import { createProject, uploadPhoto } from '../uploads/upload-test-helpers.js';
 import { countUsers } from './users.repository.js';
 import { recordUploadCountChange } from './users.service.js';
 
@@ -471,6 +473,46 @@ describe('DELETE /api/user/{id} and GET /api/user/{id}/activate', () => {
     expect(rows.find((r) => r[0] === projectId)?.[5]).toBe('Bea Builder');
     const profile = await get(`/api/user/profile/${builder.id}`, member.token);
     expect(profile.json()).toMatchObject({ isActive: false, projectsCount: 1 });
+  });
+});
+
+describe('a deactivated member’s uploads', () => {
+  it('stay shown and attributed, their media links die with the sessions, and the count follows uploads and deletes', async () => {
+    const photographer = await signedInUser(ctx, { firstname: 'Paz', lastname: 'Photo' });
+    const site = await createProject(ctx, photographer.token, 'Quay repairs');
+    const first = await uploadPhoto(ctx, photographer.token, site.id, { name: 'Pier 1' });
+    const second = await uploadPhoto(ctx, photographer.token, site.id, { name: 'Pier 2' });
+    const profileOf = async () =>
+      (await get(`/api/user/profile/${photographer.id}`, member.token)).json<Profile>();
+    expect(await profileOf()).toMatchObject({ projectsCount: 1, uploadsCount: 2 });
+    // A link handed to the photographer's own session works until they are deactivated.
+    expect((await get(first.previewLink)).statusCode).toBe(200);
+
+    expect((await deactivate(photographer.id, admin.token)).statusCode).toBe(200);
+    expect((await get(first.previewLink)).statusCode).toBe(403);
+
+    const seen = await get(`/api/upload/full/${second.id}`, member.token);
+    expect(seen.statusCode).toBe(200);
+    expect(seen.json<Upload>().creator).toEqual({
+      id: photographer.id,
+      firstname: 'Paz',
+      lastname: 'Photo',
+    });
+    expect((await get(seen.json<Upload>().previewLink)).statusCode).toBe(200);
+    const theirs = await get(`/api/upload/user/${photographer.id}/latest`, member.token);
+    expect(theirs.json<Upload[]>().map((u) => u.id)).toEqual([second.id, first.id]);
+    expect(await profileOf()).toMatchObject({ isActive: false, uploadsCount: 2 });
+
+    expect((await activate(photographer.id, admin.token)).statusCode).toBe(200);
+    expect((await get(first.previewLink)).statusCode).toBe(403);
+    const token = await login(ctx, photographer);
+    const removed = await api(ctx, {
+      method: 'DELETE',
+      url: `/api/upload/delete/${first.id}`,
+      token,
+    });
+    expect(removed.statusCode).toBe(200);
+    expect(await profileOf()).toMatchObject({ isActive: true, uploadsCount: 1 });
   });
 });
 
