@@ -280,8 +280,7 @@ export async function updateUpload(
   viewer: AuthUser,
 ): Promise<Upload> {
   const changes = updateUploadRequestSchema.shape.upload.parse(input);
-  if (changes.name !== undefined && changes.name === '')
-    throw badRequest('Name cannot be empty.', 'validation_failed');
+  if (changes.name === '') throw badRequest('Name cannot be empty.', 'validation_failed');
   await writeTransaction(deps.db, async (trx) => {
     const current = await repo.findUploadForChange(trx, id);
     if (!current) throw uploadNotFound();

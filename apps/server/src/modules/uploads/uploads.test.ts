@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +18,7 @@ import {
   uploadRowCount,
   type FormPart,
 } from './upload-test-helpers.js';
-import { defaultUploadName } from './uploads.service.js';
+import { defaultUploadName, storeUpload } from './uploads.service.js';
 
 let ctx: TestContext;
 type Member = Awaited<ReturnType<typeof signedInUser>>;
@@ -832,5 +832,52 @@ describe('defaultUploadName', () => {
     const name = defaultUploadName(`${'🚧'.repeat(250)}.jpg`, '2026-01-02T00:00:00Z');
     expect([...name]).toHaveLength(200);
     expect(name).toBe('🚧'.repeat(200));
+  });
+});
+
+describe('storeUpload when a later step fails', () => {
+  async function photoFile() {
+    const file = path.join(ctx.dataDir, `input-${Date.now()}.jpg`);
+    const jpeg = await jpegWithExif();
+    writeFileSync(file, jpeg);
+    return { filePath: file, bytes: jpeg.length, filename: 'x.jpg', name: '', description: '' };
+  }
+
+  it('removes the stored files when the row cannot be inserted', async () => {
+    const archived = await createProject(ctx, alice.token);
+    await ctx.db
+      .updateTable('projects')
+      .set({ archived_at: new Date().toISOString() })
+      .where('id', '=', archived.id)
+      .execute();
+    const keys = await storedKeys(ctx);
+    const rows = await uploadRowCount(ctx);
+    const aliceBefore = await profileUploads(alice.id);
+    await expect(
+      storeUpload(ctx, { ...(await photoFile()), projectId: archived.id, creatorId: alice.id }),
+    ).rejects.toMatchObject({ statusCode: 403 });
+    expect(await storedKeys(ctx)).toEqual(keys);
+    expect(await uploadRowCount(ctx)).toBe(rows);
+    expect(await profileUploads(alice.id)).toBe(aliceBefore);
+  });
+
+  it('removes the files already written when one write fails', async () => {
+    const failing = {
+      ...ctx.storage,
+      put: async (key: string, source: Buffer | { filePath: string }, type: string) => {
+        if (key.includes('/formatted.')) throw new Error('disk full');
+        await ctx.storage.put(key, source, type);
+      },
+    };
+    const keys = await storedKeys(ctx);
+    const rows = await uploadRowCount(ctx);
+    await expect(
+      storeUpload(
+        { ...ctx, storage: failing },
+        { ...(await photoFile()), projectId: project.id, creatorId: alice.id },
+      ),
+    ).rejects.toThrow('disk full');
+    expect(await storedKeys(ctx)).toEqual(keys);
+    expect(await uploadRowCount(ctx)).toBe(rows);
   });
 });
