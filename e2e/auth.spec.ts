@@ -1,7 +1,10 @@
 import { expect, SAMPLE_ADMIN, signIn, test } from './fixtures.js';
 
 test.describe('sign-in and sessions', () => {
-  test('signs in with the prefilled sample admin, keeps the session on reload, logs out', async ({ page, request }) => {
+  test('signs in with the prefilled sample admin, keeps the session on reload, logs out', async ({
+    page,
+    request,
+  }) => {
     await page.goto('/login');
     await expect(page.getByLabel('Email')).toHaveValue(SAMPLE_ADMIN);
     await expect(page.getByLabel('Password')).not.toHaveValue('');
@@ -19,7 +22,9 @@ test.describe('sign-in and sessions', () => {
     await page.getByRole('button', { name: 'Logout' }).click();
     await expect(page).toHaveURL(/\/login$/);
     expect(await page.evaluate(() => window.localStorage.getItem('sitelog.token'))).toBeNull();
-    const after = await request.get('/api/auth/me', { headers: { authorization: `Bearer ${token}` } });
+    const after = await request.get('/api/auth/me', {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(after.status()).toBe(401);
   });
 
@@ -37,7 +42,10 @@ test.describe('sign-in and sessions', () => {
     await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
   });
 
-  test('answers unknown routes with a not-found page and unknown API paths with JSON', async ({ page, request }) => {
+  test('answers unknown routes with a not-found page and unknown API paths with JSON', async ({
+    page,
+    request,
+  }) => {
     await page.goto('/login');
     await page.getByRole('button', { name: 'Login' }).click();
     await expect(page.getByRole('heading', { name: 'Bookmarks' })).toBeVisible();

@@ -21,7 +21,11 @@ export async function samplePassword(request: APIRequestContext): Promise<string
 export const SAMPLE_ADMIN = 'dana.whitfield@example.com';
 export const SAMPLE_MEMBER = 'marco.rossi@example.com';
 
-export async function apiLogin(request: APIRequestContext, email: string, password: string): Promise<Account> {
+export async function apiLogin(
+  request: APIRequestContext,
+  email: string,
+  password: string,
+): Promise<Account> {
   const res = await request.post('/api/auth/login', { data: { login: { email, password } } });
   expect(res.status(), await res.text()).toBe(200);
   return { ...((await res.json()) as Omit<Account, 'password'>), password };
@@ -69,4 +73,5 @@ export const test = base.extend<{ admin: Account; member: Account; pageErrors: E
 export { expect };
 
 /** Unique text for names, so tests never depend on each other's data. */
-export const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+export const unique = (prefix: string) =>
+  `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;

@@ -27,14 +27,20 @@ const suites = [
     env: { TEST_DB: 'postgres' },
     skip: () => (process.env.TEST_DATABASE_URL ? null : 'TEST_DATABASE_URL is not set'),
   },
-  { name: 'web', label: 'web component tests', cmd: 'npx', args: ['vitest', 'run', '--project', 'web'] },
+  {
+    name: 'web',
+    label: 'web component tests',
+    cmd: 'npx',
+    args: ['vitest', 'run', '--project', 'web'],
+  },
   { name: 'build', label: 'production build', cmd: 'npm', args: ['run', 'build'] },
   {
     name: 'e2e',
     label: 'browser suite (Playwright, Chromium)',
     cmd: 'npx',
     args: ['playwright', 'test', '-c', 'e2e/playwright.config.ts'],
-    skip: () => (existsSync(chromium) ? null : `no Chromium at ${chromium} (apt-get install -y chromium)`),
+    skip: () =>
+      existsSync(chromium) ? null : `no Chromium at ${chromium} (apt-get install -y chromium)`,
   },
 ];
 

@@ -5,9 +5,7 @@ export const errorResponseSchema = z.object({
   message: z.string(),
   code: z.string(),
   requestId: z.string(),
-  details: z
-    .array(z.object({ path: z.string(), message: z.string() }))
-    .optional(),
+  details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 

@@ -75,7 +75,9 @@ export const placesQuerySchema = z.object({
   query: z
     .string({ error: 'query must be text.' })
     .trim()
-    .max(limits.placeQueryMax, { error: `query must be at most ${limits.placeQueryMax} characters.` })
+    .max(limits.placeQueryMax, {
+      error: `query must be at most ${limits.placeQueryMax} characters.`,
+    })
     .default(''),
 });
 export const placesResponseSchema = z.array(placeSchema);

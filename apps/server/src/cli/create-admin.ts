@@ -31,12 +31,19 @@ async function run(): Promise<void> {
     email: values.email ?? (await ask('Email: ')),
     firstname: values.firstname ?? (await ask('First name: ')),
     lastname: values.lastname ?? (await ask('Last name: ')),
-    password: values.password ?? process.env.ADMIN_PASSWORD ?? (await ask('Password (min. 8 characters): ')),
+    password:
+      values.password ??
+      process.env.ADMIN_PASSWORD ??
+      (await ask('Password (min. 8 characters): ')),
   };
   const parsed = newUserSchema.safeParse(input);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => i.message).join('\n'));
   const user = parsed.data;
-  const problem = passwordProblem(user.password, [user.firstname, user.lastname, user.email.split('@')[0] ?? '']);
+  const problem = passwordProblem(user.password, [
+    user.firstname,
+    user.lastname,
+    user.email.split('@')[0] ?? '',
+  ]);
   if (problem) throw new ConfigError(problem);
 
   const config = loadConfig();
