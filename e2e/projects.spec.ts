@@ -93,11 +93,21 @@ test.describe('projects', () => {
     await expect(page).toHaveURL(/\/projects\/all$/);
     const table = page.getByRole('table', { name: 'All projects' });
     await expect(table).toBeVisible();
-    await page.getByLabel('Filter projects').fill(name);
+    // Typed at full speed: no keystroke may be lost.
+    await page.getByLabel('Filter projects').pressSequentially(name);
+    await expect(page.getByLabel('Filter projects')).toHaveValue(name);
     const row = table.getByRole('row').filter({ hasText: name });
     await expect(row).toHaveCount(1);
+    await expect(table.getByRole('row')).toHaveCount(2);
     await expect(row).toContainText(`${admin.firstname} ${admin.lastname}`);
+    await expect(page).toHaveURL(/[?&]q=/);
     await row.getByRole('cell').nth(2).click();
+    await expect(page).toHaveURL(new RegExp(`/project/${id}$`));
+    // Back returns to the filtered table; Enter on the focused row opens the project again.
+    await page.goBack();
+    await expect(page.getByLabel('Filter projects')).toHaveValue(name);
+    await row.focus();
+    await page.keyboard.press('Enter');
     await expect(page).toHaveURL(new RegExp(`/project/${id}$`));
 
     // Bookmark it and see it on Home.

@@ -11,7 +11,15 @@ import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import TextField from '@mui/material/TextField';
-import { useMemo, type KeyboardEvent, type MouseEvent } from 'react';
+import {
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type MouseEvent,
+} from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '@/lib/paths';
 import type { ProjectListItem } from '../api/get-project-rows';
@@ -30,6 +38,7 @@ const columns: { key: SortKey; label: string; numeric?: boolean }[] = [
 ];
 const sortKeys = new Set<string>(columns.map((column) => column.key));
 const rowsPerPageOptions = [25, 50, 100];
+const FILTER_WRITE_DELAY_MS = 300;
 
 const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
 
@@ -59,8 +68,8 @@ function useTableState() {
         : sort === 'updatedAt'
           ? 'desc'
           : 'asc';
-  const filter = params.get('q') ?? '';
-  const page = Math.max(0, Number.parseInt(params.get('page') ?? '1', 10) - 1 || 0);
+  const urlFilter = params.get('q') ?? '';
+  const urlPage = Math.max(0, Number.parseInt(params.get('page') ?? '1', 10) - 1 || 0);
   const perPageParam = Number.parseInt(params.get('rows') ?? '', 10);
   const rowsPerPage = rowsPerPageOptions.includes(perPageParam)
     ? perPageParam
@@ -78,7 +87,33 @@ function useTableState() {
       },
       { replace: true },
     );
-  return { sort, direction, filter, page, rowsPerPage, update };
+
+  // The filter box is local state (a navigation per keystroke would drop fast typing); it is
+  // written to the address once typing pauses, and follows the address when that changes from
+  // elsewhere (e.g. the menu's All projects link).
+  const [filter, setFilter] = useState(urlFilter);
+  const [writing, setWriting] = useState(false);
+  const [seenUrlFilter, setSeenUrlFilter] = useState(urlFilter);
+  const timer = useRef<number | undefined>(undefined);
+  if (urlFilter !== seenUrlFilter) {
+    setSeenUrlFilter(urlFilter);
+    if (!writing && urlFilter !== filter) setFilter(urlFilter);
+  }
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+  const changeFilter = (text: string) => {
+    setFilter(text);
+    setWriting(true);
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => {
+      timer.current = undefined;
+      setWriting(false);
+      update({ q: text, page: null });
+    }, FILTER_WRITE_DELAY_MS);
+  };
+
+  // While a new filter is being typed the list starts over at its first page.
+  const page = writing ? 0 : urlPage;
+  return { sort, direction, filter, changeFilter, page, rowsPerPage, update };
 }
 
 /**
@@ -89,7 +124,9 @@ function useTableState() {
  */
 export function ProjectsTable({ items }: { items: ProjectListItem[] }) {
   const navigate = useNavigate();
-  const { sort, direction, filter, page, rowsPerPage, update } = useTableState();
+  const { sort, direction, filter, changeFilter, page, rowsPerPage, update } = useTableState();
+  // Filtering 10,000 rows may lag a keystroke behind; the box itself never does.
+  const deferredFilter = useDeferredValue(filter);
 
   const searchable = useMemo(
     () =>
@@ -100,12 +137,12 @@ export function ProjectsTable({ items }: { items: ProjectListItem[] }) {
     [items],
   );
   const filtered = useMemo(() => {
-    const terms = foldText(filter).split(/\s+/).filter(Boolean);
+    const terms = foldText(deferredFilter).split(/\s+/).filter(Boolean);
     if (terms.length === 0) return items;
     return searchable
       .filter(({ text }) => terms.every((term) => text.includes(term)))
       .map(({ item }) => item);
-  }, [searchable, items, filter]);
+  }, [searchable, items, deferredFilter]);
   const sorted = useMemo(() => {
     const sign = direction === 'asc' ? 1 : -1;
     return [...filtered].sort((a, b) => sign * compare(a, b, sort) || b.id - a.id);
@@ -139,7 +176,7 @@ export function ProjectsTable({ items }: { items: ProjectListItem[] }) {
         type="search"
         size="small"
         value={filter}
-        onChange={(event) => update({ q: event.target.value, page: null })}
+        onChange={(event) => changeFilter(event.target.value)}
         sx={{ m: 2, width: { xs: 'calc(100% - 32px)', sm: 360 } }}
         helperText="Matches name, location, creator or number"
         slotProps={{
@@ -227,7 +264,7 @@ export function ProjectsTable({ items }: { items: ProjectListItem[] }) {
                   colSpan={columns.length}
                   sx={{ py: 4, textAlign: 'center', color: 'text.secondary' }}
                 >
-                  No projects match “{filter}”.
+                  No projects match “{deferredFilter}”.
                 </TableCell>
               </TableRow>
             ) : null}

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { member, renderApp } from '@/test/render-app';
-import { makeRow } from '../test/make-project';
+import { makeProject, makeRow } from '../test/make-project';
 
 const rows = [
   makeRow(
@@ -158,6 +158,32 @@ describe('/projects/all', () => {
     await user.clear(screen.getByLabelText('Filter projects'));
     await user.type(screen.getByLabelText('Filter projects'), 'nothing like it');
     expect(screen.getByText('No projects match “nothing like it”.')).toBeInTheDocument();
+  });
+
+  it('keeps sort and filter in the address, so Back from a project restores the table', async () => {
+    const { user, router } = renderApp('/projects/all', {
+      signedInAs: member,
+      api: {
+        'GET /api/project/all/list': { body: rows },
+        'GET /api/project/id/2': { body: makeProject({ id: 2 }) },
+      },
+    });
+    await screen.findByRole('table', { name: 'All projects' });
+    await user.click(screen.getByRole('button', { name: 'Name' }));
+    await user.type(screen.getByLabelText('Filter projects'), 'germany');
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=name&dir=asc&q=germany'));
+
+    await user.click(screen.getByRole('cell', { name: 'Munich, Germany' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/project/2'));
+    await router.navigate(-1);
+    await screen.findByRole('table', { name: 'All projects' });
+    expect(screen.getByLabelText('Filter projects')).toHaveValue('germany');
+    expect(names()).toEqual(['Canopy Renewal', 'Riverside Apartments']);
+
+    // The menu's All projects link starts afresh.
+    await router.navigate('/projects/all');
+    await waitFor(() => expect(screen.getByLabelText('Filter projects')).toHaveValue(''));
+    expect(names()).toHaveLength(3);
   });
 
   it('renders one page of rows at a time for large lists', async () => {

@@ -11,7 +11,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
@@ -86,6 +86,7 @@ function MarkedProjects() {
 
 function OtherProjects() {
   const [search, setSearch] = useState('');
+  const deferredSearch = useDeferredValue(search);
   const rows = useProjectRows();
   const marked = useBookmarkedOrFollowedProjects();
   const markedIds = useMemo(
@@ -97,13 +98,13 @@ function OtherProjects() {
     [rows.data, markedIds],
   );
   const matches = useMemo(() => {
-    const terms = foldText(search).split(/\s+/).filter(Boolean);
+    const terms = foldText(deferredSearch).split(/\s+/).filter(Boolean);
     if (terms.length === 0) return others;
     return others.filter((row) => {
       const text = foldText(`${row.name} ${row.location} ${row.creatorName}`);
       return terms.every((term) => text.includes(term));
     });
-  }, [others, search]);
+  }, [others, deferredSearch]);
   const shown = matches.slice(0, OTHER_PROJECTS_SHOWN);
 
   return (
@@ -136,7 +137,9 @@ function OtherProjects() {
         />
       ) : shown.length === 0 ? (
         <Typography variant="body2" color="text.secondary" role="status">
-          {search.trim() ? `No projects match “${search.trim()}”.` : 'There are no other projects.'}
+          {deferredSearch.trim()
+            ? `No projects match “${deferredSearch.trim()}”.`
+            : 'There are no other projects.'}
         </Typography>
       ) : (
         <>
