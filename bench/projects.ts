@@ -13,7 +13,13 @@
 import { gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { listProjectRows } from '../apps/server/src/modules/projects/projects.service.js';
-import { api, createTestContext, createUser, login, testDialect } from '../apps/server/test/helpers.js';
+import {
+  api,
+  createTestContext,
+  createUser,
+  login,
+  testDialect,
+} from '../apps/server/test/helpers.js';
 
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 10_000);
 const MEMBERS = 25;
@@ -36,7 +42,16 @@ const cities = [
   'Austin, TX, United States',
   'Toronto, Canada',
 ];
-const kinds = ['Office tower', 'School extension', 'Bridge repair', 'Warehouse', 'Housing block', 'Hospital wing', 'Metro station', 'Parking garage'];
+const kinds = [
+  'Office tower',
+  'School extension',
+  'Bridge repair',
+  'Warehouse',
+  'Housing block',
+  'Hospital wing',
+  'Metro station',
+  'Parking garage',
+];
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -120,14 +135,28 @@ async function main(): Promise<void> {
       ratios.push(median(roundList) / median(roundHello));
     }
 
-    console.log(`GET /api/project/all/list at ${PROJECTS.toLocaleString('en')} projects (${testDialect}, ${process.version})`);
+    console.log(
+      `GET /api/project/all/list at ${PROJECTS.toLocaleString('en')} projects (${testDialect}, ${process.version})`,
+    );
     console.log(`  seeded in            ${ms(seedMs)} (${BATCH} rows per insert)`);
-    console.log(`  rounds               ${ROUNDS} × ${PER_ROUND} calls each, interleaved with the baseline`);
-    console.log(`  list median          ${ms(median(listTimes))}  (min ${ms(Math.min(...listTimes))}, max ${ms(Math.max(...listTimes))})`);
-    console.log(`  query + mapping      ${ms(median(serviceTimes))}  (the service alone, no HTTP; the rest is auth + JSON serialization)`);
-    console.log(`  baseline median      ${ms(median(helloTimes))}  (bare Fastify hello via inject)`);
-    console.log(`  median ratio         ${median(ratios).toFixed(0)}× the baseline (per-round ratios: ${ratios.map((r) => r.toFixed(0)).join(', ')})`);
-    console.log(`  payload              ${kib(payload)} JSON (${(payload / PROJECTS).toFixed(1)} bytes per row), ${kib(gzipped)} gzipped`);
+    console.log(
+      `  rounds               ${ROUNDS} × ${PER_ROUND} calls each, interleaved with the baseline`,
+    );
+    console.log(
+      `  list median          ${ms(median(listTimes))}  (min ${ms(Math.min(...listTimes))}, max ${ms(Math.max(...listTimes))})`,
+    );
+    console.log(
+      `  query + mapping      ${ms(median(serviceTimes))}  (the service alone, no HTTP; the rest is auth + JSON serialization)`,
+    );
+    console.log(
+      `  baseline median      ${ms(median(helloTimes))}  (bare Fastify hello via inject)`,
+    );
+    console.log(
+      `  median ratio         ${median(ratios).toFixed(0)}× the baseline (per-round ratios: ${ratios.map((r) => r.toFixed(0)).join(', ')})`,
+    );
+    console.log(
+      `  payload              ${kib(payload)} JSON (${(payload / PROJECTS).toFixed(1)} bytes per row), ${kib(gzipped)} gzipped`,
+    );
   } finally {
     await baseline.close();
     await ctx.close();
