@@ -9,8 +9,8 @@ import type { PlaceSuggestion } from './place-suggestion';
 /** Suggestions start from this many typed characters. */
 export const PLACE_QUERY_MIN = 2;
 
-const fromPlace = (place: Place): PlaceSuggestion => ({
-  id: `offline:${place.label}:${place.latitude ?? ''}:${place.longitude ?? ''}`,
+const fromPlace = (place: Place, index: number): PlaceSuggestion => ({
+  id: `offline:${index}:${place.label}`,
   label: place.label,
   primary: place.name,
   secondary: place.label.startsWith(`${place.name}, `)

@@ -11,17 +11,22 @@ export const setProjectMark = (id: number, mark: ProjectMark) =>
   api.get(`/api/project/${id}/${mark}/`, projectSchema);
 
 /**
- * Sets a bookmark or follow. The answer is the project re-read by the server, so it replaces the
- * cached one (spec §4: the project is refetched afterwards); the lists that depend on bookmarks
- * and follows are refreshed.
+ * Sets a bookmark or follow. The answer (the project as the server now has it) is shown at once;
+ * then the project is refetched (spec §4), so two toggles answered out of order still end on the
+ * server's state, and the lists that depend on bookmarks and follows are refreshed.
  */
 export const useSetProjectMark = (id: number) => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (mark: ProjectMark) => setProjectMark(id, mark),
-    onSuccess: async (project) => {
+    onSuccess: (project) => {
       queryClient.setQueryData(projectKeys.detail(project.id), project);
-      await queryClient.invalidateQueries({ queryKey: projectKeys.lists() });
+    },
+    onSettled: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: projectKeys.detail(id) }),
+        queryClient.invalidateQueries({ queryKey: projectKeys.lists() }),
+      ]);
     },
   });
 };

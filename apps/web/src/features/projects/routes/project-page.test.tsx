@@ -130,6 +130,8 @@ describe('/project/{id}', () => {
     await user.click(await screen.findByRole('button', { name: 'Bookmark' }));
     expect(await screen.findByRole('button', { name: 'Unbookmark' })).toBeEnabled();
     expect(server.callsTo('GET /api/project/7/favor/')).toHaveLength(1);
+    // The project is refetched after the toggle (spec §4).
+    await waitFor(() => expect(server.callsTo('GET /api/project/id/7')).toHaveLength(2));
     expect(server.callsTo('GET /api/project/7/favor/')[0]?.headers.get('authorization')).toBe(
       `Bearer token-of-${member.id}`,
     );
