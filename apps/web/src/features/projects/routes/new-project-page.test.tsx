@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { jsonError } from '@/test/mock-api';
 import { member, renderApp } from '@/test/render-app';
 import { makeProject } from '../test/make-project';
@@ -164,5 +164,39 @@ describe('/projects/new', () => {
         longitude: null,
       },
     });
+  });
+
+  it('falls back to the built-in place search, logging why, when the Google Maps script fails to load', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const scripts: string[] = [];
+    vi.spyOn(document.head, 'append').mockImplementation((...nodes) => {
+      for (const node of nodes) {
+        if (node instanceof HTMLScriptElement) {
+          scripts.push(node.src);
+          queueMicrotask(() => node.onerror?.(new Event('error')));
+        }
+      }
+    });
+    const { user } = renderApp('/projects/new', {
+      signedInAs: member,
+      api: {
+        'GET /api/auth/hints': {
+          body: { sample: null, placesProvider: 'google', googleMapsKey: 'test-key' },
+        },
+        'GET /api/places': { body: [munich] },
+      },
+    });
+    await waitFor(() => expect(scripts).toHaveLength(1));
+    expect(scripts[0]).toMatch(
+      /^https:\/\/maps\.googleapis\.com\/maps\/api\/js\?key=test-key&libraries=places/,
+    );
+    await waitFor(() =>
+      expect(errors).toHaveBeenCalledWith(
+        expect.stringContaining('Google Maps could not be loaded'),
+        expect.any(Error),
+      ),
+    );
+    await user.type(screen.getByLabelText('Location'), 'munc');
+    expect(await screen.findByRole('option', { name: /Munich/ })).toBeInTheDocument();
   });
 });
