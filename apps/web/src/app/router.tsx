@@ -10,6 +10,7 @@ import { UploaderChoosePage } from '@/features/projects/routes/uploader-choose-p
 import { ReportCreatorPage } from '@/features/reports/routes/report-creator-page';
 import { ReportsPage } from '@/features/reports/routes/reports-page';
 import { SearchPage } from '@/features/search/routes/search-page';
+import { ProjectUploadsSection } from '@/features/uploads/components/project-uploads-section';
 import { LatestUploadsPage } from '@/features/uploads/routes/latest-uploads-page';
 import { UploadBatchEditPage } from '@/features/uploads/routes/upload-batch-edit-page';
 import { UploadEditPage } from '@/features/uploads/routes/upload-edit-page';
@@ -32,13 +33,22 @@ import { RouteErrorPage } from './pages/route-error-page';
 const memberRoutes: RouteObject[] = [
   { index: true, element: <HomePage /> },
   { path: 'profile', element: <ProfilePage /> },
+  { path: 'profile/:id', element: <MemberProfilePage /> },
+  { path: 'teams', element: <TeamsPage /> },
   { path: 'projects', element: <MyProjectsPage /> },
   { path: 'projects/all', element: <AllProjectsPage /> },
   { path: 'projects/new', element: <NewProjectPage /> },
-  { path: 'project/:id', element: <ProjectPage /> },
+  {
+    path: 'project/:id',
+    element: (
+      <ProjectPage
+        uploads={(project) => (
+          <ProjectUploadsSection projectId={project.id} count={project.uploadsCount} />
+        )}
+      />
+    ),
+  },
   { path: 'uploader/choose', element: <UploaderChoosePage /> },
-  { path: 'profile/:id', element: <MemberProfilePage /> },
-  { path: 'teams', element: <TeamsPage /> },
   { path: 'uploads/latest', element: <LatestUploadsPage /> },
   { path: 'upload/:id', element: <UploadPage /> },
   { path: 'upload/:id/edit', element: <UploadEditPage /> },

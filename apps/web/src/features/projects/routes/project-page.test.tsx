@@ -5,6 +5,8 @@ import { member, renderApp } from '@/test/render-app';
 import { makeProject } from '../test/make-project';
 
 const byOther = makeProject({ id: 7, creator: { id: 3, firstname: 'Aisha', lastname: 'Okafor' } });
+// The Uploads section (from the uploads feature) loads the project's photos on its own.
+const noUploads = { 'GET /api/upload/project/7/latest': { body: [] } };
 const byMember = makeProject({
   id: 8,
   name: 'School Extension',
@@ -15,7 +17,7 @@ describe('/project/{id}', () => {
   it('shows the header: name, location, creator linking to the profile, updated date and description', async () => {
     renderApp('/project/7', {
       signedInAs: member,
-      api: { 'GET /api/project/id/7': { body: byOther } },
+      api: { 'GET /api/project/id/7': { body: byOther }, ...noUploads },
     });
     expect(
       await screen.findByRole('heading', { level: 1, name: byOther.name }),
@@ -38,7 +40,7 @@ describe('/project/{id}', () => {
   it('shows EDIT only to the project creator', async () => {
     const { unmount } = renderApp('/project/7', {
       signedInAs: member,
-      api: { 'GET /api/project/id/7': { body: byOther } },
+      api: { 'GET /api/project/id/7': { body: byOther }, ...noUploads },
     });
     await screen.findByRole('heading', { level: 1, name: byOther.name });
     expect(screen.getByRole('button', { name: 'Bookmark' })).toBeInTheDocument();
@@ -116,6 +118,8 @@ describe('/project/{id}', () => {
     const { user, server } = renderApp('/project/7', {
       signedInAs: member,
       api: {
+        ...noUploads,
+        ...noUploads,
         'GET /api/project/id/7': () => ({ body: { ...byOther, isFavorited: favorited } }),
         'GET /api/project/7/favor/': () => {
           favorited = true;
@@ -152,6 +156,7 @@ describe('/project/{id}', () => {
       signedInAs: member,
       api: {
         'GET /api/project/id/7': { body: byOther },
+        ...noUploads,
         'GET /api/project/7/follow/': async () => {
           await held;
           return jsonError(404, 'not_found', 'Project not found.');
@@ -165,28 +170,40 @@ describe('/project/{id}', () => {
     expect(screen.getByRole('button', { name: 'Follow' })).toBeEnabled();
   });
 
-  it('shows the latest uploads as tiles, a tile to add one, and sample report tiles for the report creator', async () => {
-    const withUploads = {
-      ...byOther,
-      uploadsCount: 9,
-      lastUploads: [
-        { id: 31, previewLink: '/media/p31.webp' },
-        { id: 30, previewLink: '/media/p30.webp' },
-      ],
+  it('shows the project uploads as tiles, a tile to add one, and sample report tiles for the report creator', async () => {
+    const withUploads = { ...byOther, uploadsCount: 9 };
+    const upload = {
+      id: 31,
+      name: 'Footings north',
+      description: '',
+      createdAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+      previewLink: '/media/p31.webp',
+      formatedLink: '/media/f31.jpg',
+      formatedWidth: 800,
+      formatedHeight: 600,
+      originalLink: '/media/o31.jpg',
+      creator: { id: 2, firstname: 'Bob', lastname: 'Builder' },
+      project: { id: 7, name: withUploads.name },
+      capturedAt: null,
+      latitude: null,
+      longitude: null,
+      camera: null,
     };
     renderApp('/project/7', {
       signedInAs: member,
-      api: { 'GET /api/project/id/7': { body: withUploads } },
+      api: {
+        'GET /api/project/id/7': { body: withUploads },
+        'GET /api/upload/project/7/latest': { body: [upload] },
+      },
     });
-    const uploads = await screen.findByRole('list', { name: 'Latest uploads of this project' });
-    const links = within(uploads).getAllByRole('link');
-    expect(links[0]).toHaveAccessibleName('Add upload');
-    expect(links[0]).toHaveAttribute('href', '/uploader/7/create');
-    expect(links[1]).toHaveAttribute('href', '/upload/31');
-    const image = within(links[1] as HTMLElement).getByRole('img');
+    const uploads = await screen.findByRole('region', { name: 'Uploads' });
+    const add = await within(uploads).findByRole('link', { name: 'Add upload' });
+    expect(add).toHaveAttribute('href', '/uploader/7/create');
+    const image = await within(uploads).findByRole('img', { name: 'Footings north' });
     expect(image).toHaveAttribute('src', '/media/p31.webp');
     expect(image).toHaveAttribute('loading', 'lazy');
-    expect(image).toHaveAccessibleName(/\S/);
+    expect(image.closest('a')).toHaveAttribute('href', '/upload/31');
     expect(screen.getByText('9 uploads')).toBeInTheDocument();
 
     const reports = screen.getByRole('region', { name: 'Reports' });
@@ -223,6 +240,7 @@ describe('/project/{id}', () => {
     const { user } = renderApp('/project/7', {
       signedInAs: member,
       api: {
+        ...noUploads,
         'GET /api/project/id/7': () =>
           fail ? jsonError(503, 'unavailable', 'The database is busy.') : { body: byOther },
       },

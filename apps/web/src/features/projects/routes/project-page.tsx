@@ -9,7 +9,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Project } from '@sitelog/shared';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
@@ -24,7 +24,6 @@ import { EditProjectDialog } from '../components/edit-project-dialog';
 import { formatDate } from '../components/format-date';
 import { ProjectMarkButtons } from '../components/project-mark-buttons';
 import { ProjectReportsSection } from '../components/project-reports-section';
-import { ProjectUploadsSection } from '../components/project-uploads-section';
 
 /** A project id from the address: a positive whole number, else null (the page says not found). */
 function parseProjectId(raw: string | undefined): number | null {
@@ -63,7 +62,10 @@ function ProjectPageSkeleton() {
   );
 }
 
-function ProjectView({ project }: { project: Project }) {
+/** Renders the project's Uploads section; the uploads feature provides it (composed in app/). */
+export type UploadsSlot = (project: Project) => ReactNode;
+
+function ProjectView({ project, uploads }: { project: Project; uploads: UploadsSlot }) {
   useDocumentTitle(project.name);
   const user = useCurrentUser();
   const [editing, setEditing] = useState(false);
@@ -123,7 +125,7 @@ function ProjectView({ project }: { project: Project }) {
           {project.description}
         </Typography>
       ) : null}
-      <ProjectUploadsSection project={project} />
+      {uploads(project)}
       <ProjectReportsSection projectId={project.id} />
       {isCreator ? (
         <EditProjectDialog project={project} open={editing} onClose={() => setEditing(false)} />
@@ -155,7 +157,7 @@ function ProjectLoadError({
   );
 }
 
-function ProjectLoader({ id }: { id: number }) {
+function ProjectLoader({ id, uploads }: { id: number; uploads: UploadsSlot }) {
   const query = useProject(id);
   if (query.isPending) return <ProjectPageSkeleton />;
   if (query.isError) {
@@ -173,14 +175,14 @@ function ProjectLoader({ id }: { id: number }) {
       />
     );
   }
-  return <ProjectView project={query.data} />;
+  return <ProjectView project={query.data} uploads={uploads} />;
 }
 
 /** /project/{id}: header, BOOKMARK/FOLLOW, EDIT for the creator, Uploads and Reports (spec §2). */
-export function ProjectPage() {
+export function ProjectPage({ uploads }: { uploads: UploadsSlot }) {
   const { id } = useParams();
   const projectId = parseProjectId(id);
   if (projectId === null) return <ProjectNotFound />;
   // Keyed by id, so moving between projects starts each page afresh.
-  return <ProjectLoader key={projectId} id={projectId} />;
+  return <ProjectLoader key={projectId} id={projectId} uploads={uploads} />;
 }

@@ -36,11 +36,23 @@ export function AddUploadTile({ projectId }: { projectId: number }) {
   );
 }
 
-/** The project page's Uploads section: an "add upload" tile, then the project's photos. */
-export function ProjectUploadsSection({ projectId }: { projectId: number }) {
+/**
+ * The project page's Uploads section: an "add upload" tile, then the project's photos, with the
+ * project's stored upload count when the page knows it.
+ */
+export function ProjectUploadsSection({ projectId, count }: { projectId: number; count?: number }) {
   const query = useProjectUploads(projectId);
   return (
-    <Section title="Uploads">
+    <Section
+      title="Uploads"
+      action={
+        count === undefined ? undefined : (
+          <Typography variant="body2" color="text.secondary">
+            {count === 1 ? '1 upload' : `${count} uploads`}
+          </Typography>
+        )
+      }
+    >
       <UploadsFeed
         query={query}
         label="Project uploads"
