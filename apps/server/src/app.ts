@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -93,6 +94,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
   registerAuth(app, deps);
+
+  // Lists such as all-projects are large JSON; gzip/brotli cut them ~8x. Images are skipped
+  // (not compressible by their content type).
+  await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
 
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Sitelog API', version: '1.0.0' } },

@@ -422,3 +422,18 @@ describe('PATCH /api/project/update/{id}', () => {
     expect(out.statusCode).toBe(401);
   });
 });
+
+describe('response compression', () => {
+  it('compresses large JSON lists when the client accepts gzip', async () => {
+    for (let i = 0; i < 30; i++) await newProject(alice.token, `Compressed list entry ${i}`);
+    const res = await api(ctx, {
+      method: 'GET',
+      url: '/api/project/all/list',
+      token: alice.token,
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+});
