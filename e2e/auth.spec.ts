@@ -7,7 +7,7 @@ test.describe('sign-in and sessions', () => {
   }) => {
     await page.goto('/login');
     await expect(page.getByLabel('Email')).toHaveValue(SAMPLE_ADMIN);
-    await expect(page.getByLabel('Password')).not.toHaveValue('');
+    await expect(page.getByLabel('Password', { exact: true })).not.toHaveValue('');
     await page.getByRole('button', { name: 'Login' }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('heading', { name: 'Bookmarks' })).toBeVisible();
@@ -30,7 +30,7 @@ test.describe('sign-in and sessions', () => {
 
   test('shows the server message under the form on a wrong password', async ({ page }) => {
     await page.goto('/login');
-    await page.getByLabel('Password').fill('definitely-wrong');
+    await page.getByLabel('Password', { exact: true }).fill('definitely-wrong');
     await page.getByRole('button', { name: 'Login' }).click();
     await expect(page.getByText('The email or password is not correct.')).toBeVisible();
     await expect(page).toHaveURL(/\/login$/);
