@@ -74,74 +74,73 @@ async function uprightSize(file: string): Promise<[number, number] | null> {
   }
 }
 
-describe.skipIf(!corpusDir)('processImage over the real-photo corpus (PHOTO_CORPUS_DIR)', () => {
-  const results = new Map<string, ProcessedImage>();
-  afterAll(() => closeImageWorkers());
+describe.skipIf(!corpusDir)(
+  'processImage over the real-photo corpus (skipped unless PHOTO_CORPUS_DIR is set)',
+  () => {
+    const results = new Map<string, ProcessedImage>();
+    afterAll(() => closeImageWorkers());
 
-  it.each(files)(
-    '%s is stored upright at the right size, or refused with a clear message',
-    async (name) => {
-      const file = path.join(corpusDir ?? '', name);
-      const known = KNOWN[name] ?? {};
-      const outcome = await processImage(file, { maxPixels: MAX_PIXELS }).then(
-        (r) => r,
-        (e: unknown) => e,
-      );
+    it.each(files)(
+      '%s is stored upright at the right size, or refused with a clear message',
+      async (name) => {
+        const file = path.join(corpusDir ?? '', name);
+        const known = KNOWN[name] ?? {};
+        const outcome = await processImage(file, { maxPixels: MAX_PIXELS }).then(
+          (r) => r,
+          (e: unknown) => e,
+        );
 
-      if (!(outcome && typeof outcome === 'object' && 'formatted' in outcome)) {
-        if (!(outcome instanceof AppError)) throw outcome;
-        expect(outcome.statusCode).toBeGreaterThanOrEqual(400);
-        expect(outcome.statusCode).toBeLessThan(500);
-        expect(outcome.message.length).toBeGreaterThan(10);
-        if (known.refused) expect(outcome.statusCode).toBe(known.refused);
-        else expect.fail(`${name} was refused: ${outcome.message}`);
-        return;
-      }
-      const result = outcome as ProcessedImage;
-      results.set(name, result);
-      expect(known.refused, `${name} should have been refused`).toBeUndefined();
-      if (known.type) expect(result.type).toBe(known.type);
+        if (!(outcome && typeof outcome === 'object' && 'formatted' in outcome)) {
+          if (!(outcome instanceof AppError)) throw outcome;
+          expect(outcome.statusCode).toBeGreaterThanOrEqual(400);
+          expect(outcome.statusCode).toBeLessThan(500);
+          expect(outcome.message.length).toBeGreaterThan(10);
+          if (known.refused) expect(outcome.statusCode).toBe(known.refused);
+          else expect.fail(`${name} was refused: ${outcome.message}`);
+          return;
+        }
+        const result = outcome as ProcessedImage;
+        results.set(name, result);
+        expect(known.refused, `${name} should have been refused`).toBeUndefined();
+        if (known.type) expect(result.type).toBe(known.type);
 
-      const { formatted, preview } = result;
-      expect(Math.max(formatted.width, formatted.height)).toBeLessThanOrEqual(FORMATTED_MAX_EDGE);
-      expect(Math.max(preview.width, preview.height)).toBeLessThanOrEqual(PREVIEW_MAX_EDGE);
-      if (known.formatted) expect([formatted.width, formatted.height]).toEqual(known.formatted);
-      const upright = await uprightSize(file);
-      if (upright && !name.match(/\.hei[cf]$/i)) {
-        // Same shape as the upright original, never bigger.
-        expect(formatted.width).toBeLessThanOrEqual(upright[0]);
-        expect(formatted.height).toBeLessThanOrEqual(upright[1]);
-        expect(formatted.width / formatted.height).toBeCloseTo(upright[0] / upright[1], 1);
-      }
-      for (const rendition of [formatted, preview]) {
-        const meta = await sharp(rendition.buffer).metadata();
-        expect([meta.width, meta.height]).toEqual([rendition.width, rendition.height]);
-        expect(meta.exif).toBeUndefined();
-        expect(meta.orientation).toBeUndefined();
-      }
+        const { formatted, preview } = result;
+        expect(Math.max(formatted.width, formatted.height)).toBeLessThanOrEqual(FORMATTED_MAX_EDGE);
+        expect(Math.max(preview.width, preview.height)).toBeLessThanOrEqual(PREVIEW_MAX_EDGE);
+        if (known.formatted) expect([formatted.width, formatted.height]).toEqual(known.formatted);
+        const upright = await uprightSize(file);
+        if (upright && !name.match(/\.hei[cf]$/i)) {
+          // Same shape as the upright original, never bigger.
+          expect(formatted.width).toBeLessThanOrEqual(upright[0]);
+          expect(formatted.height).toBeLessThanOrEqual(upright[1]);
+          expect(formatted.width / formatted.height).toBeCloseTo(upright[0] / upright[1], 1);
+        }
+        for (const rendition of [formatted, preview]) {
+          const meta = await sharp(rendition.buffer).metadata();
+          expect([meta.width, meta.height]).toEqual([rendition.width, rendition.height]);
+          expect(meta.exif).toBeUndefined();
+          expect(meta.orientation).toBeUndefined();
+        }
 
-      if (known.camera) expect(result.meta.camera).toBe(known.camera);
-      if (known.capturedAt) expect(result.meta.capturedAt).toBe(known.capturedAt);
-      if (known.position) {
-        expect(result.meta.latitude).toBeCloseTo(known.position[0], 3);
-        expect(result.meta.longitude).toBeCloseTo(known.position[1], 3);
-      }
-    },
-  );
+        if (known.camera) expect(result.meta.camera).toBe(known.camera);
+        if (known.capturedAt) expect(result.meta.capturedAt).toBe(known.capturedAt);
+        if (known.position) {
+          expect(result.meta.latitude).toBeCloseTo(known.position[0], 3);
+          expect(result.meta.longitude).toBeCloseTo(known.position[1], 3);
+        }
+      },
+    );
 
-  it('turns orientation 3 (180°) and 8 (90°) photos of the same scene into the same picture', async (ctx) => {
-    const a = results.get('orientation-landscape_3.jpg');
-    const b = results.get('orientation-landscape_8.jpg');
-    if (!a || !b) return ctx.skip('the orientation-landscape_3/8 pair is not in the corpus');
-    const raw = (r: ProcessedImage) => sharp(r.formatted.buffer).raw().toBuffer();
-    const [pa, pb] = await Promise.all([raw(a), raw(b)]);
-    let diff = 0;
-    for (let i = 0; i < pa.length; i++) diff += Math.abs((pa[i] ?? 0) - (pb[i] ?? 0));
-    // Upside down, the mean difference is ~68 levels; the same picture re-encoded is a few.
-    expect(diff / pa.length).toBeLessThan(10);
-  });
-});
-
-describe.skipIf(!!corpusDir)('real-photo corpus', () => {
-  it.skip('skipped: set PHOTO_CORPUS_DIR to the real-photo folder (../shared/fixtures/photos)', () => {});
-});
+    it('turns orientation 3 (180°) and 8 (90°) photos of the same scene into the same picture', async (ctx) => {
+      const a = results.get('orientation-landscape_3.jpg');
+      const b = results.get('orientation-landscape_8.jpg');
+      if (!a || !b) return ctx.skip('the orientation-landscape_3/8 pair is not in the corpus');
+      const raw = (r: ProcessedImage) => sharp(r.formatted.buffer).raw().toBuffer();
+      const [pa, pb] = await Promise.all([raw(a), raw(b)]);
+      let diff = 0;
+      for (let i = 0; i < pa.length; i++) diff += Math.abs((pa[i] ?? 0) - (pb[i] ?? 0));
+      // Upside down, the mean difference is ~68 levels; the same picture re-encoded is a few.
+      expect(diff / pa.length).toBeLessThan(10);
+    });
+  },
+);

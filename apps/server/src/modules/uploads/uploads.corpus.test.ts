@@ -24,47 +24,50 @@ const files = corpusDir
       .sort()
   : [];
 
-describe.skipIf(!corpusDir)('uploading the real-photo corpus (PHOTO_CORPUS_DIR)', () => {
-  let ctx: TestContext;
-  let token: string;
-  let projectId: number;
+describe.skipIf(!corpusDir)(
+  'uploading the real-photo corpus (skipped unless PHOTO_CORPUS_DIR is set)',
+  () => {
+    let ctx: TestContext;
+    let token: string;
+    let projectId: number;
 
-  beforeAll(async () => {
-    ctx = await createTestContext();
-    token = (await signedInUser(ctx)).token;
-    projectId = (await createProject(ctx, token)).id;
-  });
-  afterAll(async () => ctx?.close());
+    beforeAll(async () => {
+      ctx = await createTestContext();
+      token = (await signedInUser(ctx)).token;
+      projectId = (await createProject(ctx, token)).id;
+    });
+    afterAll(async () => ctx?.close());
 
-  it.each(files)('%s is stored and served, or refused with a clear 4xx', async (name) => {
-    const bytes = readFileSync(path.join(corpusDir ?? '', name));
-    const keysBefore = await storedKeys(ctx);
-    const rowsBefore = await uploadRowCount(ctx);
-    const res = await postUpload(ctx, token, [
-      filePart(bytes, name, 'application/octet-stream'),
-      dtoPart({ projectId }),
-    ]);
-    expect(tempFiles(ctx)).toEqual([]);
+    it.each(files)('%s is stored and served, or refused with a clear 4xx', async (name) => {
+      const bytes = readFileSync(path.join(corpusDir ?? '', name));
+      const keysBefore = await storedKeys(ctx);
+      const rowsBefore = await uploadRowCount(ctx);
+      const res = await postUpload(ctx, token, [
+        filePart(bytes, name, 'application/octet-stream'),
+        dtoPart({ projectId }),
+      ]);
+      expect(tempFiles(ctx)).toEqual([]);
 
-    if (res.statusCode !== 200) {
-      expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
-      expect(res.statusCode, res.body).toBeLessThan(500);
-      expect(res.json<ErrorBody>().message.length).toBeGreaterThan(10);
-      expect(await storedKeys(ctx)).toEqual(keysBefore);
-      expect(await uploadRowCount(ctx)).toBe(rowsBefore);
-      // Only files that are not photos, or are broken, may be refused.
-      expect(name).toMatch(/corrupt|invalid|\.md$/i);
-      return;
-    }
-    const upload = res.json<Upload>();
-    expect(Math.max(upload.formatedWidth, upload.formatedHeight)).toBeLessThanOrEqual(2048);
-    const formatted = await api(ctx, { method: 'GET', url: upload.formatedLink });
-    expect(formatted.statusCode).toBe(200);
-    const meta = await sharp(formatted.rawPayload).metadata();
-    expect([meta.width, meta.height]).toEqual([upload.formatedWidth, upload.formatedHeight]);
-    expect(meta.orientation).toBeUndefined();
-    const original = await api(ctx, { method: 'GET', url: upload.originalLink });
-    expect(original.headers['content-disposition']).toMatch(/^attachment;/);
-    expect(Buffer.compare(original.rawPayload, bytes)).toBe(0);
-  });
-});
+      if (res.statusCode !== 200) {
+        expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
+        expect(res.statusCode, res.body).toBeLessThan(500);
+        expect(res.json<ErrorBody>().message.length).toBeGreaterThan(10);
+        expect(await storedKeys(ctx)).toEqual(keysBefore);
+        expect(await uploadRowCount(ctx)).toBe(rowsBefore);
+        // Only files that are not photos, or are broken, may be refused.
+        expect(name).toMatch(/corrupt|invalid|\.md$/i);
+        return;
+      }
+      const upload = res.json<Upload>();
+      expect(Math.max(upload.formatedWidth, upload.formatedHeight)).toBeLessThanOrEqual(2048);
+      const formatted = await api(ctx, { method: 'GET', url: upload.formatedLink });
+      expect(formatted.statusCode).toBe(200);
+      const meta = await sharp(formatted.rawPayload).metadata();
+      expect([meta.width, meta.height]).toEqual([upload.formatedWidth, upload.formatedHeight]);
+      expect(meta.orientation).toBeUndefined();
+      const original = await api(ctx, { method: 'GET', url: upload.originalLink });
+      expect(original.headers['content-disposition']).toMatch(/^attachment;/);
+      expect(Buffer.compare(original.rawPayload, bytes)).toBe(0);
+    });
+  },
+);
