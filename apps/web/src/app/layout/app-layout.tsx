@@ -27,6 +27,8 @@ export function AppLayout() {
           variant="temporary"
           open={menuOpen}
           onClose={closeMenu}
+          // The open drawer is a modal dialog: it needs a name of its own.
+          slotProps={{ paper: { 'aria-label': 'Menu' } }}
           sx={{
             display: { xs: 'block', md: 'none' },
             '& .MuiDrawer-paper': { width: DRAWER_WIDTH },

@@ -1,0 +1,201 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
+import { expect, signIn, test, type Account } from './fixtures.js';
+import {
+  loadWalkData,
+  openRoute,
+  signedInRoutes,
+  signedOutRoutes,
+  type SpecRoute,
+  type WalkData,
+} from './spec-routes.js';
+
+/**
+ * axe-core on every screen of the spec: no serious or critical violation. Desktop and (through
+ * the @phone tag) 375 px; the member's view is scanned where it differs from the admin's.
+ * Then a keyboard-only journey.
+ */
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help}\n` +
+        violation.nodes
+          .slice(0, 5)
+          .map(
+            (node) => `    ${node.target.join(' ')}: ${node.failureSummary?.split('\n').join(' ')}`,
+          )
+          .join('\n'),
+    );
+}
+
+for (const role of ['admin', 'member'] as const) {
+  test(`every screen passes axe as ${role} @phone`, async ({ page, admin, member, request }) => {
+    test.setTimeout(10 * 60_000);
+    const data: WalkData = await loadWalkData(request, admin, member);
+    const account: Account = role === 'admin' ? admin : member;
+    const scanned = (route: SpecRoute) =>
+      role === 'admin' ? true : route.differsByRole === true && !route.adminOnly;
+    const failures: string[] = [];
+
+    const scan = async (name: string, open: () => Promise<void>) => {
+      await test
+        .step(name, async () => {
+          await open();
+          const violations = await seriousViolations(page);
+          expect(violations, violations.join('\n')).toEqual([]);
+        })
+        .catch((error: unknown) => {
+          failures.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+        });
+    };
+
+    if (role === 'admin') {
+      for (const route of signedOutRoutes) {
+        await scan(route.name, () => openRoute(page, route, data, account));
+      }
+    }
+    await signIn(page, account);
+    for (const route of signedInRoutes.filter(scanned)) {
+      await scan(route.name, () => openRoute(page, route, data, account));
+    }
+
+    if (role === 'admin') {
+      // The states that only exist after a click: the phone drawer and the photo enlarged.
+      await scan('menu drawer (phones)', async () => {
+        await page.goto('/');
+        const toggle = page.getByRole('button', { name: 'Open menu' });
+        if (await toggle.isVisible()) {
+          await toggle.click();
+          await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
+        }
+      });
+      await scan('photo enlarged', async () => {
+        await page.goto(`/upload/${data.upload.id}`);
+        await page.getByRole('button', { name: `View ${data.upload.name} large` }).click();
+        await expect(page.getByRole('dialog', { name: data.upload.name })).toBeVisible();
+      });
+    }
+
+    expect(failures, failures.join('\n\n')).toEqual([]);
+  });
+}
+
+/** Presses Tab until `target` has the focus (at most `max` times). */
+async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {
+  for (let i = 0; i < max; i += 1) {
+    await page.keyboard.press('Tab');
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+  }
+  throw new Error(`could not reach ${target.toString()} with Tab`);
+}
+
+test('works by keyboard: menu, projects table, project, photo, search', async ({
+  page,
+  admin,
+  member,
+  request,
+}) => {
+  test.setTimeout(3 * 60_000);
+  const data = await loadWalkData(request, admin, member);
+  await signIn(page, admin);
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 2, name: 'Bookmarks' })).toBeVisible();
+
+  // The side menu.
+  await tabTo(
+    page,
+    page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'All projects' }),
+  );
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/projects\/all$/);
+
+  // A row of the all-projects table opens its project with Enter.
+  const row = page
+    .getByRole('table', { name: 'All projects' })
+    .getByRole('row')
+    .filter({ hasText: data.project.name });
+  await tabTo(page, row, 80);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/project/${data.project.id}$`));
+  await expect(page.getByRole('heading', { level: 1, name: data.project.name })).toBeVisible();
+
+  // A photo tile, then the photo enlarged and closed with Escape.
+  const uploads = page.getByRole('region', { name: 'Uploads' });
+  await tabTo(page, uploads.locator(`a[href="/upload/${data.upload.id}"]`));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/upload/${data.upload.id}$`));
+  const enlarge = page.getByRole('button', { name: `View ${data.upload.name} large` });
+  await tabTo(page, enlarge);
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: data.upload.name });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(enlarge).toBeFocused();
+
+  // The top bar search box.
+  await tabTo(page, page.getByRole('searchbox', { name: 'Search' }));
+  await page.keyboard.type('formwork');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/search\?q=formwork$/);
+  await expect(page.getByText('Results for “formwork”')).toBeVisible();
+});
+
+test('BOOKMARK and FOLLOW toggle by keyboard and keep the focus', async ({
+  page,
+  admin,
+  member,
+  request,
+}) => {
+  const data = await loadWalkData(request, admin, member);
+  await signIn(page, admin);
+  await page.goto(`/project/${data.project.id}`);
+  await expect(page.getByRole('heading', { level: 1, name: data.project.name })).toBeVisible();
+
+  // Whatever happens, the sample project ends up marked as it was.
+  const restore = async () => {
+    const headers = { authorization: `Bearer ${admin.token}` };
+    const now = await request.get(`/api/project/id/${data.project.id}`, { headers });
+    const project = (await now.json()) as { isFavorited: boolean; isFollowed: boolean };
+    if (project.isFavorited !== data.project.isFavorited) {
+      await request.get(
+        `/api/project/${data.project.id}/${data.project.isFavorited ? 'favor' : 'unfavor'}/`,
+        { headers },
+      );
+    }
+    if (project.isFollowed !== data.project.isFollowed) {
+      await request.get(
+        `/api/project/${data.project.id}/${data.project.isFollowed ? 'follow' : 'unfollow'}/`,
+        { headers },
+      );
+    }
+  };
+  try {
+    await toggleBothByKeyboard(page);
+  } finally {
+    await restore();
+  }
+});
+
+async function toggleBothByKeyboard(page: Page) {
+  for (const [on, off] of [
+    ['Bookmark', 'Unbookmark'],
+    ['Follow', 'Unfollow'],
+  ] as const) {
+    const button = page.getByRole('button', { name: new RegExp(`^(${on}|${off})$`, 'i') });
+    const before = (await button.textContent())?.trim() ?? '';
+    const after = before.toLowerCase() === on.toLowerCase() ? off : on;
+    await tabTo(page, button);
+    await page.keyboard.press('Enter');
+    await expect(button).toHaveText(new RegExp(`^${after}$`, 'i'));
+    // A keyboard user goes on from the button just pressed, not from the top of the page.
+    await expect(button).toBeFocused();
+    // Pressed again, it toggles back (leaving the sample data as it was).
+    await page.keyboard.press('Enter');
+    await expect(button).toHaveText(new RegExp(`^${before}$`, 'i'));
+  }
+}

@@ -1,0 +1,490 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import sharp from 'sharp';
+import { expect, type Account } from './fixtures.js';
+
+/**
+ * The spec's §2 route table, shared by the walk, the axe scan and the phone layout check:
+ * each route knows its path (with real ids of the sample workspace), its tab title, and the key
+ * content that shows it really rendered.
+ */
+
+interface UploadBody {
+  id: number;
+  name: string;
+  creator: { id: number; firstname: string; lastname: string };
+  project: { id: number; name: string };
+}
+
+interface ProjectBody {
+  id: number;
+  name: string;
+  location: string;
+  creator: { id: number; firstname: string; lastname: string };
+  isFavorited: boolean;
+  isFollowed: boolean;
+}
+
+interface ProfileBody {
+  id: number;
+  firstname: string;
+  lastname: string;
+  isActive: boolean;
+  projectsCount: number;
+  uploadsCount: number;
+}
+
+export interface WalkData {
+  /** A photo the admin uploaded: the admin may edit it, the member may not. */
+  upload: UploadBody;
+  /** The project of that photo. */
+  project: ProjectBody;
+  /** Every member's profile, by id. */
+  profiles: Map<number, ProfileBody>;
+  admin: Account;
+  member: Account;
+}
+
+const bearer = (account: Account) => ({ authorization: `Bearer ${account.token}` });
+
+async function getJson<T>(request: APIRequestContext, account: Account, path: string): Promise<T> {
+  const res = await request.get(path, { headers: bearer(account) });
+  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
+  return (await res.json()) as T;
+}
+
+/** A small real JPEG, made here so the walk does not depend on sample photos. */
+function makeJpeg(): Promise<Buffer> {
+  return sharp({
+    create: { width: 640, height: 480, channels: 3, background: { r: 200, g: 120, b: 40 } },
+  })
+    .jpeg({ quality: 80 })
+    .toBuffer();
+}
+
+/** The admin's newest photo; when there is none, the admin uploads one to the first project. */
+async function adminUpload(request: APIRequestContext, admin: Account): Promise<UploadBody> {
+  const latest = await getJson<UploadBody[]>(request, admin, '/api/upload/latest/50');
+  const own = latest.find((upload) => upload.creator.id === admin.id);
+  if (own) return own;
+  const rows = await getJson<[number, string, string, string, number, string][]>(
+    request,
+    admin,
+    '/api/project/all/list',
+  );
+  const projectId = rows[0]?.[0];
+  if (projectId === undefined) throw new Error('the sample workspace has no projects');
+  const res = await request.post('/api/upload/autoupload', {
+    headers: bearer(admin),
+    multipart: {
+      file: { name: 'walk.jpg', mimeType: 'image/jpeg', buffer: await makeJpeg() },
+      createUploadDto: JSON.stringify({
+        name: 'Walk photo',
+        description: 'Uploaded by the spec walk.',
+        projectId,
+      }),
+    },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  const { id } = (await res.json()) as { id: number };
+  return getJson<UploadBody>(request, admin, `/api/upload/full/${id}`);
+}
+
+export async function loadWalkData(
+  request: APIRequestContext,
+  admin: Account,
+  member: Account,
+): Promise<WalkData> {
+  const upload = await adminUpload(request, admin);
+  const project = await getJson<ProjectBody>(
+    request,
+    admin,
+    `/api/project/id/${upload.project.id}`,
+  );
+  const { profiles } = await getJson<{ count: number; profiles: ProfileBody[] }>(
+    request,
+    admin,
+    '/api/user/all/profile',
+  );
+  return {
+    upload,
+    project,
+    profiles: new Map(profiles.map((profile) => [profile.id, profile])),
+    admin,
+    member,
+  };
+}
+
+export interface RouteContext {
+  page: Page;
+  data: WalkData;
+  /** Who is walking. */
+  account: Account;
+}
+
+export interface SpecRoute {
+  /** File name of its screenshot. */
+  name: string;
+  path: (data: WalkData, account: Account) => string;
+  /** `document.title` once the page has loaded. */
+  title: (data: WalkData, account: Account) => string;
+  /** Visited signed out (the login page). */
+  signedOut?: boolean;
+  /** Admins only: a member is sent to /login (spec §5). */
+  adminOnly?: boolean;
+  /** Shows a member something else than an admin (creator-only controls, the admin guard). */
+  differsByRole?: boolean;
+  /** Waits for and checks the key content of the page. */
+  check: (context: RouteContext) => Promise<void>;
+}
+
+const h1 = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
+const main = (page: Page) => page.getByRole('main');
+const fullName = (person: { firstname: string; lastname: string }) =>
+  `${person.firstname} ${person.lastname}`;
+const isCreator = (account: Account, creator: { id: number }) => account.id === creator.id;
+
+/** The profile the walker opens: the other account's. */
+const otherAccount = (data: WalkData, account: Account) =>
+  account.id === data.admin.id ? data.member : data.admin;
+
+async function expectUnderConstruction(page: Page, what: RegExp) {
+  await expect(main(page).getByText('Under construction').first()).toBeVisible();
+  await expect(main(page).getByText(what).first()).toBeVisible();
+}
+
+export const specRoutes: SpecRoute[] = [
+  {
+    name: 'login',
+    path: () => '/login',
+    title: () => 'Login · Sitelog',
+    signedOut: true,
+    check: async ({ page }) => {
+      await expect(page.getByLabel('Email')).not.toHaveValue('');
+      await expect(page.getByLabel('Password', { exact: true })).not.toHaveValue('');
+      await expect(page.getByRole('button', { name: 'Login' })).toBeEnabled();
+    },
+  },
+  {
+    name: 'home',
+    path: () => '/',
+    title: () => 'Home · Sitelog',
+    check: async ({ page, data }) => {
+      await expect(page.getByRole('heading', { level: 2, name: 'Bookmarks' })).toBeVisible();
+      const latest = page.getByRole('region', { name: 'Latest uploads' });
+      await expect(latest.getByRole('heading', { name: 'Latest uploads' })).toBeVisible();
+      await expect(latest.getByRole('img').first()).toBeVisible();
+      await expect(latest.getByRole('link', { name: data.upload.name }).first()).toBeVisible();
+    },
+  },
+  {
+    name: 'uploads-latest',
+    path: () => '/uploads/latest',
+    title: () => 'Latest uploads · Sitelog',
+    check: async ({ page, data }) => {
+      await expect(h1(page, 'Latest uploads')).toBeVisible();
+      await expect(main(page).getByRole('link', { name: data.upload.name }).first()).toBeVisible();
+    },
+  },
+  {
+    name: 'upload',
+    differsByRole: true,
+    path: ({ upload }) => `/upload/${upload.id}`,
+    title: ({ upload }) => `${upload.name} · Sitelog`,
+    check: async ({ page, data, account }) => {
+      const { upload } = data;
+      await expect(h1(page, upload.name)).toBeVisible();
+      await expect(main(page).getByRole('img', { name: upload.name })).toBeVisible();
+      await expect(main(page).getByRole('link', { name: fullName(upload.creator) })).toBeVisible();
+      await expect(main(page).getByRole('link', { name: upload.project.name })).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Tags' })).toContainText('Under construction');
+      await expect(page.getByRole('region', { name: 'Comments' })).toContainText(
+        'Under construction',
+      );
+      // EDIT only for the upload's creator (spec §6).
+      await expect(main(page).getByRole('link', { name: 'Edit' })).toHaveCount(
+        isCreator(account, upload.creator) ? 1 : 0,
+      );
+    },
+  },
+  {
+    name: 'upload-edit',
+    differsByRole: true,
+    path: ({ upload }) => `/upload/${upload.id}/edit`,
+    title: ({ upload }) => `Edit ${upload.name} · Sitelog`,
+    check: async ({ page, data, account }) => {
+      await expect(h1(page, 'Edit photo')).toBeVisible();
+      if (isCreator(account, data.upload.creator)) {
+        await expect(page.getByLabel('Name')).toHaveValue(data.upload.name);
+        await expect(page.getByRole('button', { name: 'Delete' })).toBeVisible();
+        // Save appears only after a change (spec §2).
+        await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);
+      } else {
+        await expect(main(page).getByText(/only the creator of this photo/i)).toBeVisible();
+        await expect(page.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+      }
+    },
+  },
+  {
+    name: 'upload-edit-batch',
+    differsByRole: true,
+    path: ({ upload }) => `/upload/${upload.id}/edit/batch`,
+    title: () => 'Photo uploaded · Sitelog',
+    check: async ({ page, data, account }) => {
+      await expect(h1(page, 'Photo uploaded')).toBeVisible();
+      const creatorOnly = ['Done', 'Add another one', 'Delete'];
+      if (isCreator(account, data.upload.creator)) {
+        for (const name of creatorOnly) {
+          await expect(page.getByRole('button', { name })).toBeVisible();
+        }
+      } else {
+        await expect(main(page).getByText(/only the creator of this photo/i)).toBeVisible();
+        for (const name of creatorOnly) {
+          await expect(page.getByRole('button', { name })).toHaveCount(0);
+        }
+      }
+    },
+  },
+  {
+    name: 'uploader-create',
+    path: ({ project }) => `/uploader/${project.id}/create`,
+    title: () => 'Upload photo · Sitelog',
+    check: async ({ page, data }) => {
+      await expect(h1(page, 'Upload photo')).toBeVisible();
+      await expect(main(page).getByRole('link', { name: data.project.name })).toBeVisible();
+      await expect(page.getByLabel('Choose file')).toBeAttached();
+      await expect(page.getByLabel('Name')).toBeVisible();
+      await expect(page.getByLabel('Description')).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Tags' })).toContainText('Under construction');
+    },
+  },
+  {
+    name: 'uploader-choose',
+    path: () => '/uploader/choose',
+    title: () => 'Choose a project · Sitelog',
+    check: async ({ page, data }) => {
+      await expect(h1(page, 'Choose a project')).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Bookmarked and followed' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'All other projects' })).toBeVisible();
+      await expect(main(page).getByText(data.project.name).first()).toBeVisible();
+    },
+  },
+  {
+    name: 'projects',
+    path: () => '/projects',
+    title: () => 'My projects · Sitelog',
+    check: async ({ page }) => {
+      await expect(h1(page, 'My projects')).toBeVisible();
+      await expect(main(page).getByRole('status')).toHaveCount(0);
+    },
+  },
+  {
+    name: 'projects-all',
+    path: () => '/projects/all',
+    title: () => 'All projects · Sitelog',
+    check: async ({ page, data }) => {
+      await expect(h1(page, 'All projects')).toBeVisible();
+      const table = page.getByRole('table', { name: 'All projects' });
+      for (const column of ['#', 'Name', 'Location', 'Updated at', 'Creator', 'Uploads']) {
+        await expect(table.getByRole('columnheader', { name: column })).toBeAttached();
+      }
+      await expect(table.getByRole('row').filter({ hasText: data.project.name })).toHaveCount(1);
+    },
+  },
+  {
+    name: 'projects-archived',
+    path: () => '/projects/archived',
+    title: () => 'Archived projects · Sitelog',
+    check: async ({ page }) => {
+      await expect(h1(page, 'Archived projects')).toBeVisible();
+      await expectUnderConstruction(page, /archived will be listed here/i);
+    },
+  },
+  {
+    name: 'projects-new',
+    path: () => '/projects/new',
+    title: () => 'New project · Sitelog',
+    check: async ({ page }) => {
+      await expect(h1(page, 'New project')).toBeVisible();
+      await expect(page.getByLabel('Name')).toBeVisible();
+      await expect(page.getByLabel('Location')).toBeVisible();
+      await expect(page.getByLabel('Description')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Create' })).toBeDisabled();
+    },
+  },
+  {
+    name: 'project',
+    differsByRole: true,
+    path: ({ project }) => `/project/${project.id}`,
+    title: ({ project }) => `${project.name} · Sitelog`,
+    check: async ({ page, data, account }) => {
+      const { project } = data;
+      await expect(h1(page, project.name)).toBeVisible();
+      await expect(main(page).getByText(project.location).first()).toBeVisible();
+      await expect(page.getByRole('button', { name: /^(bookmark|unbookmark)$/i })).toBeVisible();
+      await expect(page.getByRole('button', { name: /^(follow|unfollow)$/i })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Edit' })).toHaveCount(
+        isCreator(account, project.creator) ? 1 : 0,
+      );
+      const uploads = page.getByRole('region', { name: 'Uploads' });
+      await expect(uploads.getByRole('link', { name: /add upload/i })).toHaveAttribute(
+        'href',
+        `/uploader/${project.id}/create`,
+      );
+      await expect(uploads.locator(`a[href="/upload/${data.upload.id}"]`)).toBeVisible();
+      const reports = page.getByRole('region', { name: 'Reports' });
+      await expect(reports).toContainText('Under construction');
+      // The report-creator route, carrying the project (spec §2).
+      await expect(reports.getByRole('link').first()).toHaveAttribute(
+        'href',
+        `/reports/create?project=${project.id}`,
+      );
+    },
+  },
+  {
+    name: 'reports',
+    path: () => '/reports',
+    title: () => 'Reports · Sitelog',
+    check: async ({ page }) => {
+      await expect(h1(page, 'Reports')).toBeVisible();
+      await expectUnderConstruction(page, /latest reports/i);
+    },
+  },
+  {
+    name: 'reports-create',
+    path: ({ project }) => `/reports/create?project=${project.id}`,
+    title: () => 'Create a report · Sitelog',
+    check: async ({ page, data }) => {
+      await expect(h1(page, 'Create a report')).toBeVisible();
+      await expect(main(page).getByRole('link', { name: data.project.name })).toHaveAttribute(
+        'href',
+        `/project/${data.project.id}`,
+      );
+      await expectUnderConstruction(page, /creating a report will happen here/i);
+    },
+  },
+  {
+    name: 'notifications',
+    path: () => '/notifications',
+    title: () => 'Notifications · Sitelog',
+    check: async ({ page }) => {
+      await expect(h1(page, 'Notifications')).toBeVisible();
+      await expectUnderConstruction(page, /comments to your uploads, new reports and new uploads/i);
+    },
+  },
+  {
+    name: 'search',
+    path: () => '/search?q=crane',
+    title: () => 'Search: crane · Sitelog',
+    check: async ({ page }) => {
+      await expect(h1(page, 'Search')).toBeVisible();
+      await expect(main(page).getByText('Results for “crane”')).toBeVisible();
+      for (const name of ['Projects', 'Uploads', 'Reports']) {
+        await expect(page.getByRole('region', { name })).toContainText('Under construction');
+      }
+    },
+  },
+  {
+    name: 'profile',
+    path: () => '/profile',
+    title: () => 'My profile · Sitelog',
+    check: async ({ page, account }) => {
+      await expect(h1(page, 'My profile')).toBeVisible();
+      await expect(main(page).getByText(account.email)).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+      await expect(page.getByRole('heading', { level: 2, name: 'My projects' })).toBeVisible();
+      await expect(page.getByRole('heading', { level: 2, name: 'Latest uploads' })).toBeVisible();
+    },
+  },
+  {
+    name: 'profile-id',
+    path: (data, account) => `/profile/${otherAccount(data, account).id}`,
+    title: (data, account) => `${fullName(otherAccount(data, account))} · Sitelog`,
+    check: async ({ page, data, account }) => {
+      const other = otherAccount(data, account);
+      const profile = data.profiles.get(other.id);
+      if (!profile) throw new Error(`no profile for user ${other.id}`);
+      await expect(h1(page, fullName(profile))).toBeVisible();
+      await expect(
+        page.getByRole('heading', { level: 2, name: `Projects (${profile.projectsCount})` }),
+      ).toBeVisible();
+      await expect(
+        page.getByRole('heading', { level: 2, name: `Latest uploads (${profile.uploadsCount})` }),
+      ).toBeVisible();
+    },
+  },
+  {
+    name: 'teams',
+    path: () => '/teams',
+    title: () => 'Team · Sitelog',
+    check: async ({ page, data }) => {
+      await expect(h1(page, 'Team')).toBeVisible();
+      for (const name of ['Team info', 'Members', 'Deactivated members']) {
+        await expect(page.getByRole('heading', { level: 2, name, exact: true })).toBeVisible();
+      }
+      const members = page.getByRole('region', { name: 'Members', exact: true });
+      const someone = [...data.profiles.values()].find((profile) => profile.isActive);
+      if (!someone) throw new Error('the sample workspace has no active members');
+      await expect(members.getByText(someone.lastname).first()).toBeVisible();
+    },
+  },
+  {
+    name: 'admin',
+    differsByRole: true,
+    path: () => '/admin',
+    title: () => 'Users management · Sitelog',
+    adminOnly: true,
+    check: async ({ page, data }) => {
+      await expect(h1(page, 'Users management')).toBeVisible();
+      await expect(page.getByRole('heading', { level: 2, name: 'Create' })).toBeVisible();
+      await expect(page.getByRole('heading', { level: 2, name: 'List' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Create' })).toBeDisabled();
+      const list = page.getByRole('region', { name: 'List' });
+      await expect(list.getByText(data.member.email)).toBeVisible();
+      // Admin accounts are hidden from the list (spec §6).
+      await expect(list.getByText(data.admin.email)).toHaveCount(0);
+    },
+  },
+];
+
+/**
+ * Opens `route` (the session, if any, is already set up), waits until its key content shows,
+ * checks the tab title, and waits for the photos in view to load.
+ */
+export async function openRoute(
+  page: Page,
+  route: SpecRoute,
+  data: WalkData,
+  account: Account,
+): Promise<void> {
+  await page.goto(route.path(data, account));
+  await route.check({ page, data, account });
+  await expect(page).toHaveTitle(route.title(data, account));
+  await imagesInViewLoaded(page);
+}
+
+/** Where a member lands on an admin-only route: the login page (spec §5). */
+export async function expectSentToLogin(page: Page): Promise<void> {
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
+}
+
+/** Waits (briefly, without failing) for the images in the viewport to finish loading. */
+export async function imagesInViewLoaded(page: Page): Promise<void> {
+  await page
+    .waitForFunction(
+      () =>
+        Array.from(document.images).every((img) => {
+          const box = img.getBoundingClientRect();
+          const inView = box.bottom > 0 && box.top < window.innerHeight && box.width > 0;
+          return !inView || img.complete;
+        }),
+      undefined,
+      { timeout: 5_000 },
+    )
+    .catch(() => undefined);
+}
+
+/** The login page, visited signed out; walk it before signing the page in. */
+export const signedOutRoutes = specRoutes.filter((route) => route.signedOut);
+/** Every other route, visited signed in. */
+export const signedInRoutes = specRoutes.filter((route) => !route.signedOut);

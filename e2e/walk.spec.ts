@@ -1,0 +1,210 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Locator, Page } from '@playwright/test';
+import { expect, signIn, test, type Account } from './fixtures.js';
+import {
+  expectSentToLogin,
+  loadWalkData,
+  openRoute,
+  signedInRoutes,
+  signedOutRoutes,
+  type SpecRoute,
+  type WalkData,
+} from './spec-routes.js';
+
+/**
+ * The spec walk: every route of spec §2, as an admin and as a member, at 1280 px (desktop
+ * project) and 375 px (phone project, via the @phone tag). Each route is loaded once; its key
+ * content, tab title and image alt texts are checked, and a full-page screenshot is saved to
+ * e2e/.artifacts/screenshots/<width>/<route>.png (the member's view of role-dependent screens
+ * to <width>/member/<route>.png) for a reviewer to look at.
+ */
+
+const screenshotsDir = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '.artifacts',
+  'screenshots',
+);
+
+/** Images without an alt attribute (alt="" marks a decorative one and is fine). */
+const imagesWithoutAlt = (page: Page) =>
+  page.evaluate(() =>
+    Array.from(document.images)
+      .filter((img) => !img.hasAttribute('alt'))
+      .map((img) => img.src),
+  );
+
+async function screenshot(page: Page, role: 'admin' | 'member', route: SpecRoute) {
+  if (role === 'member' && !route.differsByRole) return;
+  const width = page.viewportSize()?.width ?? 0;
+  const dir = path.join(screenshotsDir, String(width), role === 'member' ? 'member' : '');
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${route.name}.png`), fullPage: true });
+}
+
+for (const role of ['admin', 'member'] as const) {
+  test(`walks every route of the spec as ${role} @phone`, async ({
+    page,
+    admin,
+    member,
+    request,
+    pageErrors,
+  }) => {
+    test.setTimeout(10 * 60_000);
+    const data: WalkData = await loadWalkData(request, admin, member);
+    const account: Account = role === 'admin' ? admin : member;
+    const failures: string[] = [];
+
+    const visit = async (route: SpecRoute) => {
+      const errorsBefore = pageErrors.length;
+      await test
+        .step(route.name, async () => {
+          if (route.adminOnly && !account.isAdmin) {
+            await page.goto(route.path(data, account));
+            await expectSentToLogin(page);
+          } else {
+            await openRoute(page, route, data, account);
+          }
+          expect(await imagesWithoutAlt(page), 'images without alt text').toEqual([]);
+          await expect(page.getByRole('heading', { name: 'Something went wrong' })).toHaveCount(0);
+          await screenshot(page, role, route);
+          expect(
+            pageErrors.slice(errorsBefore).map((error) => error.message),
+            'uncaught errors',
+          ).toEqual([]);
+        })
+        .catch((error: unknown) => {
+          const message = error instanceof Error ? error.message : String(error);
+          failures.push(`${route.name}: ${message.split('\n').slice(0, 6).join('\n')}`);
+        });
+    };
+
+    for (const route of signedOutRoutes) await visit(route);
+    await signIn(page, account);
+    for (const route of signedInRoutes) await visit(route);
+
+    // Every route is walked even when one fails, so a run lists all broken screens at once.
+    expect(failures, failures.join('\n\n')).toEqual([]);
+  });
+}
+
+const menu: [label: string, path: string, heading: string][] = [
+  ['New project', '/projects/new', 'New project'],
+  ['My projects', '/projects', 'My projects'],
+  ['All projects', '/projects/all', 'All projects'],
+  ['Reports', '/reports', 'Reports'],
+  ['Photos', '/uploads/latest', 'Latest uploads'],
+  ['Team', '/teams', 'Team'],
+  ['Archive', '/projects/archived', 'Archived projects'],
+  ['My profile', '/profile', 'My profile'],
+  ['Events', '/notifications', 'Notifications'],
+  ['Search', '/search', 'Search'],
+  ['Admin', '/admin', 'Users management'],
+];
+
+/** The side menu: permanent on desktop, a drawer opened from the top bar on phones. */
+async function openMenu(page: Page): Promise<Locator> {
+  const toggle = page.getByRole('button', { name: 'Open menu' });
+  if (await toggle.isVisible()) await toggle.click();
+  const nav = page.getByRole('navigation', { name: 'Main menu' });
+  await expect(nav).toBeVisible();
+  return nav;
+}
+
+test('the side menu and the top bar reach every screen @phone', async ({ page, admin }) => {
+  test.setTimeout(3 * 60_000);
+  await signIn(page, admin);
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 2, name: 'Bookmarks' })).toBeVisible();
+
+  let previous: string | null = null;
+  for (const [label, to, heading] of menu) {
+    const nav = await openMenu(page);
+    if (previous) {
+      // The page chosen last is the highlighted one.
+      await expect(nav.getByRole('link', { name: previous })).toHaveAttribute(
+        'aria-current',
+        'page',
+      );
+    }
+    await nav.getByRole('link', { name: label }).click();
+    await expect(page).toHaveURL(new RegExp(`${to.replace(/\//g, '\\/')}$`));
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await expect(page).toHaveTitle(/ · Sitelog$/);
+    // On phones the drawer closes after choosing.
+    if (await page.getByRole('button', { name: 'Open menu' }).isVisible()) {
+      await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeHidden();
+    }
+    previous = label;
+  }
+
+  const banner = page.getByRole('banner');
+  await banner.getByRole('link', { name: 'Notifications' }).click();
+  await expect(page).toHaveURL(/\/notifications$/);
+  await banner.getByRole('link', { name: 'Sitelog' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveTitle('Home · Sitelog');
+  await banner.getByRole('link', { name: 'Upload' }).click();
+  await expect(page).toHaveURL(/\/uploader\/choose$/);
+
+  // Search: Enter, or the search button, opens /search with the query and clears the box.
+  const box = banner.getByRole('searchbox', { name: 'Search' });
+  await box.fill('tower crane');
+  await box.press('Enter');
+  await expect(page).toHaveURL(/\/search\?q=tower(\+|%20)crane$/);
+  await expect(page.getByText('Results for “tower crane”')).toBeVisible();
+  await expect(box).toHaveValue('');
+  await box.fill('scaffold');
+  await banner.getByRole('button', { name: 'Search' }).click();
+  await expect(page).toHaveURL(/\/search\?q=scaffold$/);
+  await expect(page.getByText('Results for “scaffold”')).toBeVisible();
+  await expect(page).toHaveTitle('Search: scaffold · Sitelog');
+  await expect(box).toHaveValue('');
+});
+
+test('every screen shows the server message and a retry when its data cannot be loaded', async ({
+  page,
+  admin,
+  member,
+  request,
+}) => {
+  test.setTimeout(10 * 60_000);
+  const data = await loadWalkData(request, admin, member);
+  const message = 'The walk made the server fail on purpose.';
+  let failed = 0;
+  // Every data call fails with a server error; the session calls still work.
+  await page.route(
+    (url) => url.pathname.startsWith('/api/') && !url.pathname.startsWith('/api/auth/'),
+    async (route) => {
+      if (route.request().method() !== 'GET') return route.fallback();
+      failed += 1;
+      return route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ message, code: 'internal', requestId: 'walk' }),
+      });
+    },
+  );
+  await signIn(page, admin);
+  const failures: string[] = [];
+  for (const route of signedInRoutes) {
+    await test
+      .step(route.name, async () => {
+        failed = 0;
+        await page.goto(route.path(data, admin));
+        const alert = page.getByRole('alert').filter({ hasText: message }).first();
+        // Never a blank page: the page's heading, or the failure said in words.
+        await expect(page.getByRole('heading', { level: 1 }).or(alert).first()).toBeVisible();
+        await expect(page.getByRole('heading', { name: 'Something went wrong' })).toHaveCount(0);
+        if (failed === 0) return;
+        await expect(alert).toBeVisible();
+        await expect(alert.getByRole('button', { name: 'Retry' })).toBeVisible();
+      })
+      .catch((error: unknown) => {
+        const text = error instanceof Error ? error.message : String(error);
+        failures.push(`${route.name}: ${text.split('\n').slice(0, 4).join('\n')}`);
+      });
+  }
+  expect(failures, failures.join('\n\n')).toEqual([]);
+});
