@@ -40,6 +40,15 @@ async function screenshot(page: Page, role: 'admin' | 'member', route: SpecRoute
   const width = page.viewportSize()?.width ?? 0;
   const dir = path.join(screenshotsDir, String(width), role === 'member' ? 'member' : '');
   mkdirSync(dir, { recursive: true });
+  // A full-page picture shows what is below the fold too: load the lazy photos first.
+  await page.evaluate(() => {
+    for (const img of Array.from(document.images)) img.loading = 'eager';
+  });
+  await page
+    .waitForFunction(() => Array.from(document.images).every((img) => img.complete), undefined, {
+      timeout: 5_000,
+    })
+    .catch(() => undefined);
   await page.screenshot({ path: path.join(dir, `${route.name}.png`), fullPage: true });
 }
 

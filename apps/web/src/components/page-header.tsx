@@ -34,7 +34,8 @@ export function PageHeader({ title, subtitle, actions }: PageHeaderProps) {
         ) : null}
       </Box>
       {actions ? (
-        <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1, flexShrink: 0 }}>
+        // useFlexGap: spacing by gap, so a button wrapped onto the next line starts at the edge.
+        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', flexShrink: 0 }}>
           {actions}
         </Stack>
       ) : null}
