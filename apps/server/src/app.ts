@@ -16,6 +16,7 @@ import type { Database } from './db/database.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { AppError, forbidden } from './http/errors.js';
+import { decodedPath, isApiRequest } from './http/request-path.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -89,7 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // The SPA is same-origin; a cross-site request to the API is never legitimate.
   app.addHook('onRequest', async (request) => {
-    if (request.url.startsWith('/api') && request.headers['sec-fetch-site'] === 'cross-site') {
+    if (isApiRequest(request) && request.headers['sec-fetch-site'] === 'cross-site') {
       throw forbidden('Cross-site requests are not allowed.');
     }
   });
@@ -137,6 +138,8 @@ async function registerWebApp(app: FastifyInstance, config: Config): Promise<voi
       root: dist,
       wildcard: false,
       index: false,
+      // Our own cache headers below; the plugin's default (max-age=0) would override them.
+      cacheControl: false,
       setHeaders: (res, file) => {
         const immutable = file.includes(`${path.sep}assets${path.sep}`);
         res.setHeader(
@@ -147,11 +150,16 @@ async function registerWebApp(app: FastifyInstance, config: Config): Promise<voi
     });
   }
   app.setNotFoundHandler(async (request, reply) => {
+    const path = decodedPath(request);
+    // Pages are extension-less client routes; a missing asset (an old tab after a deploy) must
+    // be a 404, not index.html served as a script.
     const isPage =
       hasWeb &&
       (request.method === 'GET' || request.method === 'HEAD') &&
-      !request.url.startsWith('/api') &&
-      !request.url.startsWith('/media');
+      !isApiRequest(request) &&
+      !path.startsWith('/media') &&
+      !path.startsWith('/assets/') &&
+      !/\.[a-z0-9]+$/i.test(path);
     if (!isPage)
       throw new AppError(
         404,

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate, type AuthDeps, type AuthUser } from '../modules/auth/auth.service.js';
 import { forbidden, unauthorized } from './errors.js';
+import { isApiRequest } from './request-path.js';
 
 /** Who may call a route: anyone, any signed-in user, or admins. Default for `/api`: `user`. */
 export type RouteAccess = 'public' | 'user' | 'admin';
@@ -24,7 +25,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.decorateRequest('user', null);
   app.addHook('onRequest', async (request) => {
     const access =
-      request.routeOptions.config.access ?? (request.url.startsWith('/api') ? 'user' : 'public');
+      request.routeOptions.config.access ?? (isApiRequest(request) ? 'user' : 'public');
     const header = request.headers.authorization;
     if (header !== undefined) {
       const match = BEARER.exec(header);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import { isApiRequest } from './request-path.js';
 
 /** Content-Security-Policy for the SPA: no inline scripts, no framing. */
 export function pageCsp(config: Config): string {
@@ -44,7 +45,7 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config): v
     void reply.header('permissions-policy', 'camera=(self), geolocation=(self), microphone=()');
     if (!reply.hasHeader('content-security-policy'))
       void reply.header('content-security-policy', csp);
-    if (request.url.startsWith('/api')) void reply.header('cache-control', 'no-store');
+    if (isApiRequest(request)) void reply.header('cache-control', 'no-store');
     return payload;
   });
 }

@@ -278,6 +278,16 @@ describe('HTTP basics', () => {
     expect(res.json().code).toBe('not_found');
   });
 
+  it.each(['/%61pi/project/all/list', '/%61pi/user/all/profile', '/api/%70roject/all/list'])(
+    'needs a session on percent-encoded API paths too (%s)',
+    async (url) => {
+      const res = await api(ctx, { method: 'GET', url });
+      expect([401, 404]).toContain(res.statusCode);
+      if (res.statusCode === 200) throw new Error('reached the API without a session');
+      expect(res.headers['cache-control']).toBe('no-store');
+    },
+  );
+
   it('reports health with the database checked', async () => {
     const res = await api(ctx, { method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(200);
