@@ -29,10 +29,31 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
 
-/** Opens the configured database: SQLite (WAL, foreign keys, busy timeout) or PostgreSQL. */
-export function createDatabase(database: Config['database']): Database {
+/** Where an idle PostgreSQL connection's failure is reported (restart, failover, PgBouncer). */
+export type PoolErrorHandler = (err: Error) => void;
+
+const logPoolError: PoolErrorHandler = (err) => {
+  console.error(
+    JSON.stringify({
+      level: 40,
+      time: Date.now(),
+      msg: 'idle database connection failed',
+      err: err.message,
+    }),
+  );
+};
+
+/**
+ * Opens the configured database: SQLite (WAL, foreign keys, busy timeout) or PostgreSQL. A dropped
+ * idle PostgreSQL connection is reported and replaced, never allowed to crash the process.
+ */
+export function createDatabase(
+  database: Config['database'],
+  onPoolError: PoolErrorHandler = logPoolError,
+): Database {
   if (database.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+    pool.on('error', onPoolError);
     return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   }
   const sqlite = new SQLite(database.file);
