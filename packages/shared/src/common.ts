@@ -26,7 +26,12 @@ export const personRefSchema = z.object({
 });
 export type PersonRef = z.infer<typeof personRefSchema>;
 
-/** Trimmed, non-empty text with a maximum length and a readable message. */
+/** No control characters at all (single-line fields such as names). */
+export const SINGLE_LINE_TEXT = /^[^\u0000-\u001f\u007f]*$/;
+/** No control characters but tab and line breaks (multi-line fields such as descriptions). */
+export const MULTI_LINE_TEXT = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
+
+/** Trimmed, non-empty, single-line text with a maximum length and a readable message. */
 export function requiredText(label: string, max: number) {
   return z
     .string({
@@ -35,13 +40,15 @@ export function requiredText(label: string, max: number) {
     })
     .trim()
     .min(1, { error: `${label} is required.` })
-    .max(max, { error: `${label} must be at most ${max} characters.` });
+    .max(max, { error: `${label} must be at most ${max} characters.` })
+    .regex(SINGLE_LINE_TEXT, { error: `${label} must not contain control characters.` });
 }
 
-/** Trimmed optional text; empty means none. */
+/** Trimmed optional text (line breaks allowed); empty means none. */
 export function optionalText(label: string, max: number) {
   return z
     .string({ error: `${label} must be text.` })
     .trim()
-    .max(max, { error: `${label} must be at most ${max} characters.` });
+    .max(max, { error: `${label} must be at most ${max} characters.` })
+    .regex(MULTI_LINE_TEXT, { error: `${label} must not contain control characters.` });
 }

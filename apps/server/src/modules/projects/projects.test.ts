@@ -78,6 +78,12 @@ describe('POST /api/project/create', () => {
     ],
     ['a numeric name', { name: 42, location: 'Paris' }, /must be text/i],
     ['a latitude out of range', { name: 'X', location: 'Paris', latitude: 91 }, /out of range/i],
+    ['a NUL byte in the name', { name: 'Bad\u0000name', location: 'Paris' }, /control characters/i],
+    [
+      'a control character in the description',
+      { name: 'X', location: 'Paris', description: 'a\u0007b' },
+      /control characters/i,
+    ],
   ])('refuses %s with 400 and a message, creating nothing', async (_label, project, message) => {
     const before = await api(ctx, {
       method: 'GET',
