@@ -7,13 +7,23 @@ export function pageCsp(config: Config): string {
   const imgSources = ["'self'", 'data:', 'blob:'];
   const scriptSources = ["'self'"];
   const connectSources = ["'self'"];
-  if (config.storage.kind === 's3' && config.storage.endpoint)
-    imgSources.push(new URL(config.storage.endpoint).origin);
-  else if (config.storage.kind === 's3') imgSources.push('https://*.amazonaws.com');
+  if (config.storage.kind === 's3') {
+    // Presigned URLs are path-style on the endpoint's origin, or virtual-hosted
+    // (https://<bucket>.<host>) unless S3_FORCE_PATH_STYLE is on.
+    const { endpoint, forcePathStyle } = config.storage;
+    if (endpoint) {
+      const url = new URL(endpoint);
+      imgSources.push(url.origin);
+      if (!forcePathStyle) imgSources.push(`${url.protocol}//*.${url.host}`);
+    } else {
+      imgSources.push('https://*.amazonaws.com');
+    }
+  }
   if (config.googleMapsKey) {
-    scriptSources.push('https://maps.googleapis.com');
-    connectSources.push('https://maps.googleapis.com');
-    imgSources.push('https://maps.gstatic.com', 'https://maps.googleapis.com');
+    // Google's documented CSP for the Maps JavaScript API with Places.
+    scriptSources.push('https://*.googleapis.com', 'https://*.gstatic.com');
+    connectSources.push('https://*.googleapis.com', 'https://*.gstatic.com');
+    imgSources.push('https://*.googleapis.com', 'https://*.gstatic.com');
   }
   return [
     "default-src 'self'",

@@ -1,0 +1,48 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
+import { pageCsp } from './security-headers.js';
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'sitelog-csp-'));
+const config = (env: Record<string, string>) => loadConfig({ DATA_DIR: dataDir, ...env });
+
+describe('page Content-Security-Policy', () => {
+  it('allows scripts only from the app itself by default', () => {
+    const csp = pageCsp(config({}));
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("img-src 'self' data: blob:;");
+    expect(csp).not.toContain('unsafe-eval');
+  });
+
+  it('allows images from a virtual-hosted S3 endpoint', () => {
+    const csp = pageCsp(
+      config({ STORAGE: 's3', S3_BUCKET: 'photos', S3_ENDPOINT: 'https://r2.example.com' }),
+    );
+    expect(csp).toContain('https://r2.example.com');
+    expect(csp).toContain('https://*.r2.example.com');
+  });
+
+  it('allows only the endpoint origin for path-style S3', () => {
+    const csp = pageCsp(
+      config({
+        STORAGE: 's3',
+        S3_BUCKET: 'photos',
+        S3_ENDPOINT: 'http://127.0.0.1:9000',
+        S3_FORCE_PATH_STYLE: 'on',
+      }),
+    );
+    expect(csp).toContain('img-src ');
+    expect(csp).toContain('http://127.0.0.1:9000');
+    expect(csp).not.toContain('*.127.0.0.1');
+  });
+
+  it("opens Google's script, API and image hosts only when a Maps key is set", () => {
+    const csp = pageCsp(config({ GOOGLE_MAPS_KEY: 'key' }));
+    expect(csp).toMatch(
+      /script-src 'self' https:\/\/\*\.googleapis\.com https:\/\/\*\.gstatic\.com/,
+    );
+    expect(csp).toMatch(/connect-src [^;]*https:\/\/\*\.googleapis\.com/);
+  });
+});
