@@ -24,6 +24,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
+  // A broken build fails fast instead of timing out route after route.
+  maxFailures: process.env.CI ? 8 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['html', { outputFolder: './.artifacts/report', open: 'never' }]],
@@ -56,6 +58,8 @@ export default defineConfig({
     cwd: '..',
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
+    // SIGTERM lets e2e/server.mjs stop the app and remove its temporary data dir.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     timeout: 120_000,
     stdout: 'pipe',
     stderr: 'pipe',
