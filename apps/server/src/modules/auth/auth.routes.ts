@@ -1,4 +1,5 @@
 import {
+  changePasswordRequestSchema,
   loginHintsSchema,
   loginRequestSchema,
   loginResponseSchema,
@@ -10,6 +11,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { currentUser } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import { login, logout, type AuthDeps } from './auth.service.js';
+import { changePassword } from './password.service.js';
 import { loginHints } from './sample-account.js';
 
 export function authRoutes(app: FastifyInstance, deps: AuthDeps): void {
@@ -42,6 +44,23 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps): void {
     async (request) => {
       const { sessionId: _sessionId, ...user } = currentUser(request);
       return user;
+    },
+  );
+
+  r.post(
+    '/api/auth/password',
+    {
+      schema: {
+        body: changePasswordRequestSchema,
+        response: { 200: okResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await changePassword(deps, currentUser(request), {
+        ...request.body.password,
+        ip: request.ip,
+      });
+      return { ok: true as const };
     },
   );
 

@@ -23,11 +23,13 @@ const INVALID_LOGIN = 'The email or password is not correct.';
 // Only touch last_seen_at when it is this stale, so reads do not turn into writes.
 const TOUCH_AFTER_MS = 60_000;
 
-function rateKeys(email: string, ip: string) {
+/** The rate-limit keys of sign-in failures: per account+IP and per IP. */
+export function rateKeys(email: string, ip: string) {
   return { account: `acct:${email}|${ip}`, ip: `ip:${ip}` };
 }
 
-async function assertNotRateLimited(deps: AuthDeps, email: string, ip: string, now: number) {
+/** Answers 429 while the account+IP or the IP has too many recent failures. */
+export async function assertNotRateLimited(deps: AuthDeps, email: string, ip: string, now: number) {
   const keys = rateKeys(email, ip);
   const windowMs = deps.config.loginLimits.windowMs;
   const rows = await repo.findLoginFailures(deps.db, [keys.account, keys.ip]);
@@ -48,7 +50,8 @@ async function assertNotRateLimited(deps: AuthDeps, email: string, ip: string, n
   }
 }
 
-async function recordFailure(deps: AuthDeps, email: string, ip: string, now: number) {
+/** Counts one failed password check against both rate-limit keys. */
+export async function recordFailure(deps: AuthDeps, email: string, ip: string, now: number) {
   const keys = rateKeys(email, ip);
   const nowText = new Date(now).toISOString();
   const windowStart = new Date(now - deps.config.loginLimits.windowMs).toISOString();

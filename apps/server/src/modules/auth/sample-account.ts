@@ -19,18 +19,43 @@ export async function rememberSampleAccount(
 }
 
 /**
- * What the login page may prefill: the sample admin's credentials, only while that account is
- * active and still has its initial password.
+ * Whether the server listens only on this machine (`HOST` 127.x.x.x, ::1 or localhost), so only
+ * people on it can read the login page. Anything else (0.0.0.0, a LAN address) is reachable by
+ * others.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/**
+ * The sample admin's email and initial password while that account is active and still has the
+ * password set at seeding (a different hash means it was changed), else null.
+ */
+export async function untouchedSampleAccount(
+  deps: Pick<AuthDeps, 'db'>,
+): Promise<{ email: string; password: string } | null> {
+  const raw = await repo.getSetting(deps.db, SAMPLE_KEY);
+  if (!raw) return null;
+  const sample = JSON.parse(raw) as SampleAccount;
+  const user = await repo.findUserByEmail(deps.db, sample.email);
+  const untouched = !!user && user.is_active === 1 && user.password_hash === sample.passwordHash;
+  return untouched ? { email: sample.email, password: sample.password } : null;
+}
+
+/**
+ * What the login page may prefill: the sample admin's credentials while that account is
+ * untouched, and only when the server listens on a loopback address; otherwise anyone who can
+ * reach the server would be handed an admin password.
  */
 export async function loginHints(deps: AuthDeps): Promise<LoginHints> {
   const base = {
     placesProvider: deps.config.googleMapsKey ? ('google' as const) : ('offline' as const),
     googleMapsKey: deps.config.googleMapsKey,
   };
-  const raw = await repo.getSetting(deps.db, SAMPLE_KEY);
-  if (!raw) return { ...base, sample: null };
-  const sample = JSON.parse(raw) as SampleAccount;
-  const user = await repo.findUserByEmail(deps.db, sample.email);
-  const untouched = !!user && user.is_active === 1 && user.password_hash === sample.passwordHash;
-  return { ...base, sample: untouched ? { email: sample.email, password: sample.password } : null };
+  if (!isLoopbackHost(deps.config.host)) return { ...base, sample: null };
+  return { ...base, sample: await untouchedSampleAccount(deps) };
 }

@@ -1,0 +1,57 @@
+import { nowIso, writeTransaction } from '../../db/database.js';
+import { AppError, badRequest, conflict } from '../../http/errors.js';
+import * as repo from './auth.repository.js';
+import {
+  assertNotRateLimited,
+  rateKeys,
+  recordFailure,
+  type AuthDeps,
+  type AuthUser,
+} from './auth.service.js';
+import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
+
+export const WRONG_CURRENT_PASSWORD = 'The current password is not correct.';
+
+/**
+ * Changes the signed-in user's password. The current password must be right (a wrong one counts
+ * against the same brute-force limits as a failed sign-in, so a stolen session cannot be used to
+ * guess it); the new one must differ from it and pass the password policy. Every other session
+ * of the user ends, and with them their media links; the session making the change stays.
+ */
+export async function changePassword(
+  deps: AuthDeps,
+  user: AuthUser,
+  input: { current: string; next: string; ip: string },
+): Promise<void> {
+  const now = Date.now();
+  await assertNotRateLimited(deps, user.email, input.ip, now);
+
+  const row = await repo.findPasswordHash(deps.db, user.id);
+  // verifyPassword runs argon2 even without a hash, so every failure takes the same time.
+  const currentHash = row?.password_hash ?? null;
+  if (currentHash === null || !(await verifyPassword(currentHash, input.current))) {
+    await recordFailure(deps, user.email, input.ip, now);
+    throw new AppError(403, 'wrong_password', WRONG_CURRENT_PASSWORD);
+  }
+  await repo.clearLoginFailures(deps.db, rateKeys(user.email, input.ip).account);
+
+  if (input.next === input.current)
+    throw badRequest('The new password must be different from the current one.', 'same_password');
+  // Names shorter than 4 letters match inside too many ordinary words to be refused.
+  const context = [user.firstname, user.lastname, user.email.split('@')[0] ?? ''].filter(
+    (word) => word.length >= 4,
+  );
+  const problem = passwordProblem(input.next, context);
+  if (problem) throw badRequest(problem, 'weak_password');
+
+  const newHash = await hashPassword(input.next);
+  await writeTransaction(deps.db, async (trx) => {
+    const at = nowIso();
+    if (!(await repo.replacePasswordHash(trx, user.id, currentHash, newHash, at)))
+      throw conflict(
+        'The password was changed in the meantime. Sign in again and retry.',
+        'password_changed',
+      );
+    await repo.revokeOtherUserSessions(trx, user.id, user.sessionId, at);
+  });
+}
