@@ -93,32 +93,39 @@ export function findProjects(db: Database, filter: ProjectFilter, viewerId: numb
 
 export type ProjectDbRow = Awaited<ReturnType<typeof findProjects>>[number];
 
-/** The newest uploads of each given project (at most `perProject` each), in one query. */
+/**
+ * The newest uploads of each given project (at most `perProject` each), in one query: for each
+ * project an index seek on (project_id, created_at, id) takes its top rows, so the cost does not
+ * grow with the number of photos a project holds.
+ */
 export async function findLastUploads(
   db: Database,
   projectIds: number[],
   perProject = LAST_UPLOADS_PER_PROJECT,
 ) {
   if (projectIds.length === 0) return [];
-  const ranked = db
-    .selectFrom('uploads')
-    .select((eb) => [
-      'uploads.id',
-      'uploads.project_id',
-      'uploads.preview_key',
-      'uploads.created_at',
-      sql<number>`row_number() over (partition by ${eb.ref('uploads.project_id')} order by ${eb.ref(
-        'uploads.created_at',
-      )} desc, ${eb.ref('uploads.id')} desc)`.as('rank'),
-    ])
-    .where('uploads.project_id', 'in', projectIds)
-    .as('ranked');
   return db
-    .selectFrom(ranked)
-    .select(['ranked.id', 'ranked.project_id', 'ranked.preview_key'])
-    .where('ranked.rank', '<=', perProject)
-    .orderBy('ranked.project_id')
-    .orderBy('ranked.rank')
+    .selectFrom('projects')
+    .innerJoin('uploads', (join) =>
+      join.on((eb) =>
+        eb(
+          'uploads.id',
+          'in',
+          eb
+            .selectFrom('uploads as latest')
+            .select('latest.id')
+            .whereRef('latest.project_id', '=', 'projects.id')
+            .orderBy('latest.created_at', 'desc')
+            .orderBy('latest.id', 'desc')
+            .limit(perProject),
+        ),
+      ),
+    )
+    .select(['uploads.id', 'uploads.project_id', 'uploads.preview_key'])
+    .where('projects.id', 'in', projectIds)
+    .orderBy('uploads.project_id')
+    .orderBy('uploads.created_at', 'desc')
+    .orderBy('uploads.id', 'desc')
     .execute();
 }
 

@@ -22,12 +22,13 @@ async function toProjects(
     deps.db,
     rows.filter((r) => r.uploads_count > 0).map((r) => r.id),
   );
+  const links = await Promise.all(thumbs.map((t) => deps.links.url(t.preview_key, viewer)));
   const byProject = new Map<number, { id: number; previewLink: string }[]>();
-  for (const t of thumbs) {
+  thumbs.forEach((t, i) => {
     const list = byProject.get(t.project_id) ?? [];
-    list.push({ id: t.id, previewLink: await deps.links.url(t.preview_key, viewer) });
+    list.push({ id: t.id, previewLink: links[i] ?? '' });
     byProject.set(t.project_id, list);
-  }
+  });
   return rows.map((r) => ({
     id: r.id,
     name: r.name,

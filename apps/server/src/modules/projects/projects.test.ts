@@ -443,3 +443,62 @@ describe('response compression', () => {
     expect(res.headers['cache-control']).toBe('no-store');
   });
 });
+
+describe('lastUploads', () => {
+  it('carries the four newest uploads of each project in a list, newest first', async () => {
+    const erin = await signedInUser(ctx);
+    const a = await newProject(erin.token, 'Thumbs A');
+    const b = await newProject(erin.token, 'Thumbs B');
+    const insert = async (projectId: number, minutesAgo: number) => {
+      const at = new Date(Date.now() - minutesAgo * 60_000).toISOString();
+      const row = await ctx.db
+        .insertInto('uploads')
+        .values({
+          project_id: projectId,
+          creator_id: erin.id,
+          name: `upload ${minutesAgo}`,
+          description: '',
+          created_at: at,
+          updated_at: at,
+          preview_key: `uploads/aa/${projectId}-${minutesAgo}/preview.webp`,
+          formatted_key: `uploads/aa/${projectId}-${minutesAgo}/formatted.jpg`,
+          original_key: `uploads/aa/${projectId}-${minutesAgo}/original.jpg`,
+          original_type: 'image/jpeg',
+          original_bytes: 1,
+          formatted_width: 1,
+          formatted_height: 1,
+          preview_width: 1,
+          preview_height: 1,
+          captured_at: null,
+          latitude: null,
+          longitude: null,
+          camera: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    };
+    const aIds: number[] = [];
+    for (const minutes of [60, 10, 50, 20, 40, 30]) aIds.push(await insert(a.id, minutes));
+    const bOnly = await insert(b.id, 5);
+    await ctx.db.updateTable('projects').set({ uploads_count: 6 }).where('id', '=', a.id).execute();
+    await ctx.db.updateTable('projects').set({ uploads_count: 1 }).where('id', '=', b.id).execute();
+
+    const list = (
+      await api(ctx, { method: 'GET', url: '/api/project/user', token: erin.token })
+    ).json() as {
+      id: number;
+      lastUploads: { id: number; previewLink: string }[];
+    }[];
+    const byId = new Map(list.map((p) => [p.id, p]));
+    // Newest first: 10, 20, 30, 40 minutes ago.
+    expect(byId.get(a.id)?.lastUploads.map((u) => u.id)).toEqual([
+      aIds[1],
+      aIds[3],
+      aIds[5],
+      aIds[4],
+    ]);
+    expect(byId.get(b.id)?.lastUploads.map((u) => u.id)).toEqual([bOnly]);
+    expect(byId.get(a.id)?.lastUploads[0]?.previewLink).toContain(`${a.id}-10/preview.webp`);
+  });
+});
