@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -90,9 +90,19 @@ export class ConfigError extends Error {}
 /** Reads the signing secret from DATA_DIR, creating it on first start. */
 function loadOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, 'secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  if (existsSync(file)) {
+    const existing = readFileSync(file, 'utf8').trim();
+    if (existing.length < 32)
+      throw new ConfigError(
+        `Invalid configuration:\n  ${file} holds a secret shorter than 32 characters; delete it to generate a new one (signed media links will change).`,
+      );
+    return existing;
+  }
   const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
+  // Written beside and renamed, so a crash never leaves a half-written secret.
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, secret, { mode: 0o600 });
+  renameSync(temp, file);
   return secret;
 }
 

@@ -1,0 +1,47 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const freshDir = () => mkdtempSync(path.join(tmpdir(), 'sitelog-config-'));
+
+describe('loadConfig', () => {
+  it('has embedded defaults: SQLite and local media in DATA_DIR, loopback, port 3000', () => {
+    const dir = freshDir();
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.database).toEqual({ kind: 'sqlite', file: path.join(dir, 'sitelog.db') });
+    expect(config.storage).toEqual({ kind: 'local', dir: path.join(dir, 'media') });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('generates a signing secret once and keeps it', () => {
+    const dir = freshDir();
+    const first = loadConfig({ DATA_DIR: dir }).secret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({ DATA_DIR: dir }).secret).toBe(first);
+    expect(readFileSync(path.join(dir, 'secret'), 'utf8')).toBe(first);
+  });
+
+  it('refuses a short secret file with a clear message', () => {
+    const dir = freshDir();
+    writeFileSync(path.join(dir, 'secret'), 'short');
+    expect(() => loadConfig({ DATA_DIR: dir })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dir })).toThrow(/shorter than 32/);
+  });
+
+  it('explains invalid settings', () => {
+    expect(() => loadConfig({ DATA_DIR: freshDir(), PORT: 'abc' })).toThrow(/PORT/);
+    expect(() => loadConfig({ DATA_DIR: freshDir(), DATABASE_URL: 'mysql://x' })).toThrow(
+      /DATABASE_URL must start with postgres/,
+    );
+    expect(() => loadConfig({ DATA_DIR: freshDir(), STORAGE: 's3' })).toThrow(/S3_BUCKET/);
+  });
+
+  it('chooses PostgreSQL from DATABASE_URL', () => {
+    const config = loadConfig({ DATA_DIR: freshDir(), DATABASE_URL: 'postgres://u@h/db' });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@h/db' });
+  });
+});
