@@ -172,7 +172,7 @@ test('the side menu and the top bar reach every screen @phone', async ({ page, a
   await expect(box).toHaveValue('');
 });
 
-test('every screen shows the server message and a retry when its data cannot be loaded', async ({
+test('every screen shows a loading state, then the server message and a retry, when its data fails', async ({
   page,
   admin,
   member,
@@ -181,34 +181,44 @@ test('every screen shows the server message and a retry when its data cannot be 
   test.setTimeout(10 * 60_000);
   const data = await loadWalkData(request, admin, member);
   const message = 'The walk made the server fail on purpose.';
-  let failed = 0;
-  // Every data call fails with a server error; the session calls still work.
-  await page.route(
-    (url) => url.pathname.startsWith('/api/') && !url.pathname.startsWith('/api/auth/'),
-    async (route) => {
-      if (route.request().method() !== 'GET') return route.fallback();
-      failed += 1;
-      return route.fulfill({
-        status: 500,
-        contentType: 'application/json',
-        body: JSON.stringify({ message, code: 'internal', requestId: 'walk' }),
-      });
-    },
-  );
+  // Every data call fails with a server error (the session calls still work). The client retries
+  // a failed load twice, with pauses, so the loading state is on screen meanwhile.
+  const isDataCall = (url: URL, method: string) =>
+    method === 'GET' && url.pathname.startsWith('/api/') && !url.pathname.startsWith('/api/auth/');
+  await page.route('**/api/**', async (route) => {
+    const call = route.request();
+    if (!isDataCall(new URL(call.url()), call.method())) return route.fallback();
+    return route.fulfill({
+      status: 500,
+      contentType: 'application/json',
+      body: JSON.stringify({ message, code: 'internal', requestId: 'walk' }),
+    });
+  });
   await signIn(page, admin);
   const failures: string[] = [];
   for (const route of signedInRoutes) {
     await test
       .step(route.name, async () => {
-        failed = 0;
+        const firstCall = page
+          .waitForRequest((call) => isDataCall(new URL(call.url()), call.method()), {
+            timeout: 3_000,
+          })
+          .catch(() => null);
         await page.goto(route.path(data, admin));
         const alert = page.getByRole('alert').filter({ hasText: message }).first();
-        // Never a blank page: the page's heading, or the failure said in words.
-        await expect(page.getByRole('heading', { level: 1 }).or(alert).first()).toBeVisible();
+        if ((await firstCall) === null) {
+          // Nothing to load: the page itself, never an error page.
+          await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        } else {
+          await expect(
+            page.getByRole('status').or(page.getByRole('progressbar')).first(),
+            'a loading state while the data is on its way',
+          ).toBeVisible();
+          // Failed calls are retried twice (with a pause) before the error shows.
+          await expect(alert).toBeVisible({ timeout: 30_000 });
+          await expect(alert.getByRole('button', { name: 'Retry' })).toBeVisible();
+        }
         await expect(page.getByRole('heading', { name: 'Something went wrong' })).toHaveCount(0);
-        if (failed === 0) return;
-        await expect(alert).toBeVisible();
-        await expect(alert.getByRole('button', { name: 'Retry' })).toBeVisible();
       })
       .catch((error: unknown) => {
         const text = error instanceof Error ? error.message : String(error);

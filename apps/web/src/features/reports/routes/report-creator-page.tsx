@@ -1,4 +1,5 @@
 import ArrowBack from '@mui/icons-material/ArrowBack';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
@@ -96,7 +97,9 @@ export function ReportCreatorPage() {
   }
 
   const subtitle = project.isPending ? (
-    <Skeleton variant="text" width={200} aria-label="Loading the project…" />
+    <Box component="span" role="status" aria-label="Loading the project…">
+      <Skeleton variant="text" width={200} />
+    </Box>
   ) : (
     <>
       For project{' '}
