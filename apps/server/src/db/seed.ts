@@ -15,7 +15,7 @@ import {
 } from '../modules/projects/projects.repository.js';
 import { storeUpload } from '../modules/uploads/uploads.service.js';
 import { countUsers, insertUser } from '../modules/users/users.repository.js';
-import { nowIso, type Database } from './database.js';
+import { isUniqueViolation, nowIso, writeTransaction, type Database } from './database.js';
 import { renderSamplePhoto, type SampleScene } from './sample-photos.js';
 
 export interface SeedDeps {
@@ -353,6 +353,9 @@ function samplePassword(): string {
   return `site-${chars.slice(0, 4)}-${chars.slice(4, 8)}-${chars.slice(8, 12)}`;
 }
 
+/** Another process seeded first; this one leaves the workspace alone. */
+class SeedRaceLost extends Error {}
+
 /**
  * Creates the sample company on an empty database: an admin and a few members sharing one
  * random password (the login page prefills it while the admin has not changed it),
@@ -365,54 +368,70 @@ export async function seedSampleWorkspace(
   if ((await countUsers(deps.db)) > 0) return null;
   const password = samplePassword();
   const passwordHash = await hashPassword(password);
-  const now = nowIso();
-  const userIds: number[] = [];
-  for (const person of people) {
-    userIds.push(
-      await insertUser(deps.db, {
-        email: person.email,
-        firstname: person.firstname,
-        lastname: person.lastname,
-        password_hash: passwordHash,
-        is_admin: person.isAdmin ? 1 : 0,
-        is_active: 1,
-        created_at: now,
-        updated_at: now,
-        deactivated_at: null,
-      }),
-    );
-  }
-  const projectIds: number[] = [];
-  for (const project of projects) {
-    const at = new Date(Date.now() - project.ageDays * DAY).toISOString();
-    const creatorId = userIds[project.creator];
-    if (creatorId === undefined) throw new Error('sample project without creator');
-    projectIds.push(
-      await insertProject(deps.db, {
-        name: project.name,
-        location: project.location,
-        latitude: project.latitude,
-        longitude: project.longitude,
-        description: project.description,
-        creatorId,
-        now: at,
-      }),
-    );
-  }
-  for (const [table, pairs] of [
-    ['project_bookmarks', bookmarks],
-    ['project_follows', follows],
-  ] as const) {
-    for (const [person, project] of pairs) {
-      const userId = userIds[person];
-      const projectId = projectIds[project];
-      if (userId !== undefined && projectId !== undefined)
-        await addMark(deps.db, table, userId, projectId, now);
-    }
-  }
+  // People, projects, marks and the remembered password commit together: a start that is
+  // killed half-way leaves an empty database (and the next start seeds again), never users
+  // whose password nobody knows. Another instance seeding at the same time loses the race on
+  // the unique email and skips. Photos come after, outside the transaction.
+  let seeded: { userIds: number[]; projectIds: number[] };
+  try {
+    seeded = await writeTransaction(deps.db, async (trx) => {
+      if ((await countUsers(trx)) > 0) throw new SeedRaceLost();
+      const now = nowIso();
+      const userIds: number[] = [];
+      for (const person of people) {
+        userIds.push(
+          await insertUser(trx, {
+            email: person.email,
+            firstname: person.firstname,
+            lastname: person.lastname,
+            password_hash: passwordHash,
+            is_admin: person.isAdmin ? 1 : 0,
+            is_active: 1,
+            created_at: now,
+            updated_at: now,
+            deactivated_at: null,
+          }),
+        );
+      }
+      const projectIds: number[] = [];
+      for (const project of projects) {
+        const at = new Date(Date.now() - project.ageDays * DAY).toISOString();
+        const creatorId = userIds[project.creator];
+        if (creatorId === undefined) throw new Error('sample project without creator');
+        projectIds.push(
+          await insertProject(trx, {
+            name: project.name,
+            location: project.location,
+            latitude: project.latitude,
+            longitude: project.longitude,
+            description: project.description,
+            creatorId,
+            now: at,
+          }),
+        );
+      }
+      for (const [table, pairs] of [
+        ['project_bookmarks', bookmarks],
+        ['project_follows', follows],
+      ] as const) {
+        for (const [person, project] of pairs) {
+          const userId = userIds[person];
+          const projectId = projectIds[project];
+          if (userId !== undefined && projectId !== undefined)
+            await addMark(trx, table, userId, projectId, now);
+        }
+      }
 
+      const admin = people[0];
+      await rememberSampleAccount({ db: trx }, { email: admin.email, password, passwordHash });
+      return { userIds, projectIds };
+    });
+  } catch (err) {
+    if (err instanceof SeedRaceLost || isUniqueViolation(err)) return null;
+    throw err;
+  }
+  const { userIds, projectIds } = seeded;
   const admin = people[0];
-  await rememberSampleAccount(deps, { email: admin.email, password, passwordHash });
   const photoCount = await seedSamplePhotos(deps, userIds, projectIds);
   return { email: admin.email, photos: photoCount };
 }
