@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SINGLE_LINE_TEXT } from './common.js';
 import { limits } from './limits.js';
 
 export const loginRequestSchema = z.object({
@@ -8,7 +9,8 @@ export const loginRequestSchema = z.object({
         .string({ error: 'Email must be text.' })
         .trim()
         .min(1, { error: 'Email is required.' })
-        .max(254, { error: 'Email is too long.' }),
+        .max(254, { error: 'Email is too long.' })
+        .regex(SINGLE_LINE_TEXT, { error: 'Email must not contain control characters.' }),
       password: z
         .string({ error: 'Password must be text.' })
         .min(1, { error: 'Password is required.' })

@@ -73,6 +73,7 @@ describe('POST /api/auth/login', () => {
     ['a missing email', { login: { password: 'x' } }],
     ['wrong types', { login: { email: 42, password: ['x'] } }],
     ['an array', [1, 2]],
+    ['a NUL byte in the email', { login: { email: 'a\u0000@example.com', password: 'x' } }],
   ])('refuses %s with 400 and a message', async (_label, payload) => {
     const res = await postLogin(payload);
     expect(res.statusCode).toBe(400);
