@@ -122,18 +122,18 @@ export async function deleteDeadSessions(db: Database, olderThan: string): Promi
     .execute();
 }
 
-export function findLoginFailures(db: Database, keys: string[]) {
-  return db.selectFrom('login_failures').selectAll().where('key', 'in', keys).execute();
-}
-
-/** Counts one failure for `key` in a fixed window starting at its first failure. */
-export async function recordLoginFailure(
+/**
+ * Counts one password attempt for `key` in a fixed window starting at its first attempt, and
+ * answers the count and window start after this attempt (one atomic upsert, so parallel
+ * attempts each see their own count).
+ */
+export async function countLoginAttempt(
   db: Database,
   key: string,
   now: string,
   windowStartedBefore: string,
-): Promise<void> {
-  await db
+): Promise<{ count: number; window_start: string }> {
+  return db
     .insertInto('login_failures')
     .values({ key, window_start: now, count: 1 })
     .onConflict((oc) =>
@@ -152,7 +152,23 @@ export async function recordLoginFailure(
           .end(),
       })),
     )
+    .returning(['count', 'window_start'])
+    .executeTakeFirstOrThrow();
+}
+
+/** Gives back one attempt of `key` (a check that succeeded does not count against the IP). */
+export async function uncountLoginAttempt(db: Database, key: string): Promise<void> {
+  await db
+    .updateTable('login_failures')
+    .set((eb) => ({ count: eb('count', '-', 1) }))
+    .where('key', '=', key)
+    .where('count', '>', 0)
     .execute();
+}
+
+/** Deletes rate-limit windows that ended before `before`. */
+export async function deleteOldLoginFailures(db: Database, before: string): Promise<void> {
+  await db.deleteFrom('login_failures').where('window_start', '<', before).execute();
 }
 
 export async function clearLoginFailures(db: Database, key: string): Promise<void> {

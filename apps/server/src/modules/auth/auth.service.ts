@@ -28,35 +28,42 @@ export function rateKeys(email: string, ip: string) {
   return { account: `acct:${email}|${ip}`, ip: `ip:${ip}` };
 }
 
-/** Answers 429 while the account+IP or the IP has too many recent failures. */
-export async function assertNotRateLimited(deps: AuthDeps, email: string, ip: string, now: number) {
+/**
+ * Counts a password check against both rate-limit keys (account+IP and IP) before it runs, and
+ * answers 429 once either is over its limit. Counting first means parallel guesses cannot all
+ * slip past a check made before any of them had failed.
+ */
+export async function reservePasswordAttempt(deps: AuthDeps, email: string, ip: string) {
   const keys = rateKeys(email, ip);
-  const windowMs = deps.config.loginLimits.windowMs;
-  const rows = await repo.findLoginFailures(deps.db, [keys.account, keys.ip]);
-  for (const row of rows) {
-    const started = Date.parse(row.window_start);
-    if (now - started >= windowMs) continue;
-    const max =
-      row.key === keys.ip ? deps.config.loginLimits.perIp : deps.config.loginLimits.perAccount;
-    if (row.count >= max) {
-      const retryAfter = Math.max(1, Math.ceil((started + windowMs - now) / 1000));
-      throw new AppError(
-        429,
-        'too_many_attempts',
-        `Too many failed sign-in attempts. Try again in ${Math.ceil(retryAfter / 60)} minute(s).`,
-        { 'retry-after': String(retryAfter) },
-      );
-    }
+  const now = Date.now();
+  const { windowMs, perAccount, perIp } = deps.config.loginLimits;
+  const nowText = new Date(now).toISOString();
+  const windowStart = new Date(now - windowMs).toISOString();
+  const account = await repo.countLoginAttempt(deps.db, keys.account, nowText, windowStart);
+  const address = await repo.countLoginAttempt(deps.db, keys.ip, nowText, windowStart);
+  for (const [row, max] of [
+    [account, perAccount],
+    [address, perIp],
+  ] as const) {
+    if (row.count <= max) continue;
+    const retryAfter = Math.max(
+      1,
+      Math.ceil((Date.parse(row.window_start) + windowMs - now) / 1000),
+    );
+    throw new AppError(
+      429,
+      'too_many_attempts',
+      `Too many failed sign-in attempts. Try again in ${Math.ceil(retryAfter / 60)} minute(s).`,
+      { 'retry-after': String(retryAfter) },
+    );
   }
 }
 
-/** Counts one failed password check against both rate-limit keys. */
-export async function recordFailure(deps: AuthDeps, email: string, ip: string, now: number) {
+/** A password check succeeded: the account+IP starts afresh and the IP gets its attempt back. */
+export async function forgivePasswordAttempt(deps: AuthDeps, email: string, ip: string) {
   const keys = rateKeys(email, ip);
-  const nowText = new Date(now).toISOString();
-  const windowStart = new Date(now - deps.config.loginLimits.windowMs).toISOString();
-  await repo.recordLoginFailure(deps.db, keys.account, nowText, windowStart);
-  await repo.recordLoginFailure(deps.db, keys.ip, nowText, windowStart);
+  await repo.clearLoginFailures(deps.db, keys.account);
+  await repo.uncountLoginAttempt(deps.db, keys.ip);
 }
 
 /** Signs a user in: checks the rate limits, the password and the account state; opens a session. */
@@ -66,14 +73,12 @@ export async function login(
 ): Promise<LoginResponse> {
   const email = normalizeEmail(input.email);
   const now = Date.now();
-  await assertNotRateLimited(deps, email, input.ip, now);
+  await reservePasswordAttempt(deps, email, input.ip);
 
   const user = await repo.findUserByEmail(deps.db, email);
   const ok = await verifyPassword(user?.password_hash ?? null, input.password);
-  if (!user || !ok) {
-    await recordFailure(deps, email, input.ip, now);
-    throw unauthorized(INVALID_LOGIN);
-  }
+  if (!user || !ok) throw unauthorized(INVALID_LOGIN);
+  await forgivePasswordAttempt(deps, email, input.ip);
   if (!user.is_active) {
     throw new AppError(
       403,
@@ -81,7 +86,6 @@ export async function login(
       'This account has been deactivated. Ask an admin to reactivate it.',
     );
   }
-  await repo.clearLoginFailures(deps.db, rateKeys(email, input.ip).account);
 
   const { token, tokenHash } = newSessionToken();
   const nowText = new Date(now).toISOString();

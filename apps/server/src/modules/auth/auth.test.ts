@@ -159,6 +159,15 @@ describe('brute-force limits', () => {
     expect(statuses[8]).toBe(429);
   });
 
+  it('holds the limit against parallel guesses', async () => {
+    const user = await createUser(limited);
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, () => attempt(user.email, 'wrong-password', '10.4.4.4')),
+    );
+    expect(statuses.filter((r) => r.statusCode === 401).length).toBeLessThanOrEqual(3);
+    expect(statuses.filter((r) => r.statusCode === 429).length).toBeGreaterThanOrEqual(17);
+  });
+
   it('forgets failures after a successful sign-in', async () => {
     const user = await createUser(limited);
     for (let i = 0; i < 2; i++) await attempt(user.email, 'wrong-password', '10.3.3.3');

@@ -2,9 +2,8 @@ import { nowIso, writeTransaction } from '../../db/database.js';
 import { AppError, badRequest, conflict } from '../../http/errors.js';
 import * as repo from './auth.repository.js';
 import {
-  assertNotRateLimited,
-  rateKeys,
-  recordFailure,
+  forgivePasswordAttempt,
+  reservePasswordAttempt,
   type AuthDeps,
   type AuthUser,
 } from './auth.service.js';
@@ -23,17 +22,15 @@ export async function changePassword(
   user: AuthUser,
   input: { current: string; next: string; ip: string },
 ): Promise<void> {
-  const now = Date.now();
-  await assertNotRateLimited(deps, user.email, input.ip, now);
+  await reservePasswordAttempt(deps, user.email, input.ip);
 
   const row = await repo.findPasswordHash(deps.db, user.id);
   // verifyPassword runs argon2 even without a hash, so every failure takes the same time.
   const currentHash = row?.password_hash ?? null;
   if (currentHash === null || !(await verifyPassword(currentHash, input.current))) {
-    await recordFailure(deps, user.email, input.ip, now);
     throw new AppError(403, 'wrong_password', WRONG_CURRENT_PASSWORD);
   }
-  await repo.clearLoginFailures(deps.db, rateKeys(user.email, input.ip).account);
+  await forgivePasswordAttempt(deps, user.email, input.ip);
 
   if (input.next === input.current)
     throw badRequest('The new password must be different from the current one.', 'same_password');
