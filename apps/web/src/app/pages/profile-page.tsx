@@ -1,5 +1,7 @@
 import Stack from '@mui/material/Stack';
 import { PageHeader } from '@/components/page-header';
+import { Section } from '@/components/section';
+import { ChangePasswordForm } from '@/features/auth/components/change-password-form';
 import { LogoutButton } from '@/features/auth/components/logout-button';
 import { ProjectGrid } from '@/features/projects/components/project-card';
 import { UserUploadsSection } from '@/features/uploads/components/user-uploads-section';
@@ -10,7 +12,8 @@ import { useDocumentTitle } from '@/lib/use-document-title';
 
 /**
  * /profile: the signed-in user's card with LOGOUT, then their projects and latest uploads
- * (spec §2). Each later part is a section component from its own feature, added to the stack.
+ * (spec §2), then Change password. Each later part is a section component from its own feature,
+ * added to the stack.
  */
 export function ProfilePage() {
   useDocumentTitle('My profile');
@@ -27,6 +30,9 @@ export function ProfilePage() {
         renderProjects={(projects) => <ProjectGrid projects={projects} label="My projects" />}
       />
       <UserUploadsSection userId={user.id} title="Latest uploads" />
+      <Section title="Change password">
+        <ChangePasswordForm email={user.email} />
+      </Section>
     </>
   );
 }
