@@ -16,6 +16,13 @@ export const uploadSchema = z.object({
   originalLink: z.string(),
   creator: personRefSchema,
   project: z.object({ id: z.number().int(), name: z.string() }),
+  /**
+   * When the photo was taken (EXIF), ISO 8601, or null when the photo does not say. If the camera
+   * recorded its UTC offset, an instant in UTC ending in `Z` ("2024-05-05T21:08:09.000Z"): show it
+   * in the viewer's time zone. If not, the camera's wall-clock time as a local date-time with no
+   * zone designator ("2024-05-06T07:08:09"): show it as-is, unshifted. `new Date()` parses both
+   * shapes accordingly (the second as local time).
+   */
   capturedAt: z.string().nullable(),
   latitude: z.number().nullable(),
   longitude: z.number().nullable(),

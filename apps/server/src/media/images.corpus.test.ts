@@ -42,7 +42,8 @@ const KNOWN: Record<string, Expectation> = {
   'Canon_40D.jpg': {
     formatted: [100, 68],
     camera: 'Canon EOS 40D',
-    capturedAt: '2008-05-30T15:56:01.000Z',
+    // No UTC offset in its EXIF: the camera's wall-clock time, with no zone.
+    capturedAt: '2008-05-30T15:56:01',
   },
   'Nikon_D70.jpg': { formatted: [100, 66], camera: 'NIKON D70' },
   'gps-DSCN0010.jpg': {

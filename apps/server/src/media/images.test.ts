@@ -253,9 +253,23 @@ describe('processImage: metadata', () => {
     });
   });
 
-  it('turns EXIF dates into ISO UTC, honouring the recorded offset', () => {
+  it('keeps the wall-clock capture time, with no zone, when the photo recorded no offset', async () => {
+    const result = await processBytes(await jpegWithExif(null));
+    expect(result.meta.capturedAt).toBe('2024-05-06T07:08:09');
+  });
+
+  it('turns EXIF dates into UTC instants with a recorded offset, local date-times without', () => {
     expect(exifDateToIso('2021:04:11 15:47:53', '-05:00')).toBe('2021-04-11T20:47:53.000Z');
-    expect(exifDateToIso('2021:04:11 15:47:53', undefined)).toBe('2021-04-11T15:47:53.000Z');
+    expect(exifDateToIso('2021:04:11 15:47:53', '+05:30')).toBe('2021-04-11T10:17:53.000Z');
+    expect(exifDateToIso('2021:04:11 15:47:53', '+00:00')).toBe('2021-04-11T15:47:53.000Z');
+    expect(exifDateToIso('2021:12:31 23:30:00', '-02:00')).toBe('2022-01-01T01:30:00.000Z');
+    // No offset, or one no clock can have: the zone is unknown, so none is claimed.
+    expect(exifDateToIso('2021:04:11 15:47:53', undefined)).toBe('2021-04-11T15:47:53');
+    expect(exifDateToIso('2021:04:11 15:47:53', '')).toBe('2021-04-11T15:47:53');
+    expect(exifDateToIso('2021:04:11 15:47:53', '   :  ')).toBe('2021-04-11T15:47:53');
+    expect(exifDateToIso('2021:04:11 15:47:53', '+25:00')).toBe('2021-04-11T15:47:53');
+    expect(exifDateToIso('2021:04:11 15:47:53', '+05:75')).toBe('2021-04-11T15:47:53');
+    expect(exifDateToIso('2021:04:11 15:47:53', 300)).toBe('2021-04-11T15:47:53');
     expect(exifDateToIso('0000:00:00 00:00:00', undefined)).toBeNull();
     expect(exifDateToIso('2021:02:30 10:00:00', undefined)).toBeNull();
     expect(exifDateToIso('yesterday', undefined)).toBeNull();

@@ -34,8 +34,9 @@ export interface ImageRendition {
 /** What the photo says about itself (EXIF); every field is null when absent or implausible. */
 export interface PhotoMeta {
   /**
-   * ISO-8601 UTC. When the camera recorded its UTC offset the instant is exact; otherwise the
-   * camera's wall-clock time is stored as if it were UTC.
+   * ISO 8601. When the camera recorded its UTC offset: the exact instant in UTC, ending in `Z`
+   * ("2024-05-05T21:08:09.000Z"). Otherwise: the camera's wall-clock time as a local date-time
+   * without a zone designator ("2024-05-06T07:08:09"), since its zone is unknown.
    */
   capturedAt: string | null;
   latitude: number | null;
@@ -169,7 +170,12 @@ const EXIF_TAGS = [
 
 const NO_META: PhotoMeta = { capturedAt: null, latitude: null, longitude: null, camera: null };
 
-/** "2021:04:11 15:47:53" (+ "-05:00") → ISO UTC; null when malformed or impossible. */
+/**
+ * An EXIF date-time ("2021:04:11 15:47:53") as ISO 8601, or null when malformed or impossible.
+ * With a recorded UTC offset ("-05:00") it is an instant in UTC ("2021-04-11T20:47:53.000Z").
+ * Without one, the camera's wall-clock time is all that is known, so it is returned as a local
+ * date-time with no zone designator ("2021-04-11T15:47:53"): shown as-is, never shifted.
+ */
 export function exifDateToIso(value: unknown, offset: unknown): string | null {
   if (typeof value !== 'string') return null;
   const m = /^(\d{4}):(\d{2}):(\d{2})[ T](\d{2}):(\d{2}):(\d{2})/.exec(value.trim());
@@ -186,10 +192,20 @@ export function exifDateToIso(value: unknown, offset: unknown): string | null {
     return null;
   const wallClock = Date.UTC(year, month - 1, day, hour, minute, second);
   if (new Date(wallClock).getUTCDate() !== day) return null;
-  let offsetMinutes = 0;
-  const o = typeof offset === 'string' ? /^([+-])(\d{2}):(\d{2})$/.exec(offset.trim()) : null;
-  if (o) offsetMinutes = (o[1] === '-' ? -1 : 1) * (Number(o[2]) * 60 + Number(o[3]));
+  const offsetMinutes = utcOffsetMinutes(offset);
+  if (offsetMinutes === null) return new Date(wallClock).toISOString().slice(0, 19);
   return new Date(wallClock - offsetMinutes * 60_000).toISOString();
+}
+
+/** EXIF OffsetTime* ("+10:00", "-05:30") in minutes east of UTC; null when absent or invalid. */
+function utcOffsetMinutes(offset: unknown): number | null {
+  const o = typeof offset === 'string' ? /^([+-])(\d{2}):(\d{2})$/.exec(offset.trim()) : null;
+  if (!o) return null;
+  const hours = Number(o[2]);
+  const minutes = Number(o[3]);
+  // Real offsets run from -12:00 to +14:00.
+  if (hours > 14 || minutes > 59 || (hours === 14 && minutes > 0)) return null;
+  return (o[1] === '-' ? -1 : 1) * (hours * 60 + minutes);
 }
 
 const cleanText = (value: unknown) =>

@@ -75,13 +75,20 @@ export async function orientedJpeg(orientation: number, width = 120, height = 80
   return sharp(stored).jpeg({ quality: 95 }).withMetadata({ orientation }).toBuffer();
 }
 
-/** A JPEG with camera, capture time and GPS EXIF (Sydney Opera House). */
-export async function jpegWithExif(): Promise<Buffer> {
+/**
+ * A JPEG with camera, capture time (2024-05-06 07:08:09 on the camera's clock) and GPS EXIF
+ * (Sydney Opera House). The UTC offset is recorded as `offset` ("+10:00" unless told), or not at
+ * all when `offset` is null.
+ */
+export async function jpegWithExif(offset: string | null = '+10:00'): Promise<Buffer> {
   return quadrantImage(160, 120)
     .jpeg()
     .withExif({
       IFD0: { Make: 'Sitelog', Model: 'Sitelog Cam 1' },
-      IFD2: { DateTimeOriginal: '2024:05:06 07:08:09', OffsetTimeOriginal: '+10:00' },
+      IFD2: {
+        DateTimeOriginal: '2024:05:06 07:08:09',
+        ...(offset === null ? {} : { OffsetTimeOriginal: offset }),
+      },
       IFD3: {
         GPSLatitudeRef: 'S',
         GPSLatitude: '33/1 51/1 3150/100',

@@ -123,6 +123,22 @@ describe('POST /api/upload/autoupload', () => {
     expect(plain.name).toBe(`Photo ${plain.createdAt.slice(0, 10)}`);
   });
 
+  it('answers a capture time without a recorded offset as the wall-clock time, with no zone', async () => {
+    const upload = await uploadPhoto(ctx, alice.token, project.id, {
+      file: await jpegWithExif(null),
+      filename: '',
+    });
+    expect(upload.capturedAt).toBe('2024-05-06T07:08:09');
+    // The default name takes the camera's own date, not a shifted one.
+    expect(upload.name).toBe('Photo 2024-05-06');
+    const again = await api(ctx, {
+      method: 'GET',
+      url: `/api/upload/full/${upload.id}`,
+      token: bob.token,
+    });
+    expect(again.json<Upload>().capturedAt).toBe('2024-05-06T07:08:09');
+  });
+
   it('treats path-like file names as names only: keys are the server’s own', async () => {
     const before = await storedKeys(ctx);
     for (const [filename, expected] of [

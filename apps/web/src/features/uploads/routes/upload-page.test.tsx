@@ -1,9 +1,25 @@
 import '../test/timing';
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { jsonError } from '@/test/mock-api';
 import { admin, member, renderApp } from '@/test/render-app';
 import { daysAgo, makeUpload } from '../test/upload-fixtures';
+
+// The viewer's time zone, set before the page's date formatters are made: UTC+05:30 all year, so
+// a time shifted into it never looks like the camera's own.
+const VIEWER_ZONE = vi.hoisted(() => {
+  vi.stubEnv('TZ', 'Asia/Kolkata');
+  return 'Asia/Kolkata';
+});
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
+
+/** How the page words a date and time, in the given zone (locale-independent expectations). */
+const shownAs = (instant: number, timeZone: string) =>
+  new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(
+    instant,
+  );
 
 const byMember = makeUpload({
   id: 7,
@@ -89,6 +105,34 @@ describe('/upload/{id}', () => {
     ).toBeVisible();
     expect(screen.queryByRole('link', { name: 'Edit' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
+  });
+
+  it('shows a capture time without a zone as the camera’s wall-clock time, unshifted', async () => {
+    renderApp('/upload/7', {
+      signedInAs: member,
+      api: { 'GET /api/upload/full/7': { body: byMember } },
+    });
+    // byMember was taken at 09:30 on the camera's clock, zone unknown: 09:30 it stays.
+    const wallClock = shownAs(Date.UTC(2025, 4, 4, 9, 30), 'UTC');
+    const taken = (await screen.findByText('Taken')).nextElementSibling;
+    expect(taken).toHaveTextContent(wallClock);
+    expect(taken).not.toHaveTextContent(shownAs(Date.UTC(2025, 4, 4, 9, 30), VIEWER_ZONE));
+  });
+
+  it('shows a capture time in UTC in the viewer’s time zone', async () => {
+    renderApp('/upload/9', {
+      signedInAs: member,
+      api: {
+        'GET /api/upload/full/9': {
+          body: makeUpload({ id: 9, capturedAt: '2025-05-04T09:30:00.000Z' }),
+        },
+      },
+    });
+    // 09:30 UTC is 15:00 in the viewer's zone (UTC+05:30).
+    const taken = (await screen.findByText('Taken')).nextElementSibling;
+    expect(taken).toHaveTextContent(shownAs(Date.UTC(2025, 4, 4, 9, 30), VIEWER_ZONE));
+    expect(taken).toHaveTextContent(shownAs(Date.UTC(2025, 4, 4, 15, 0), 'UTC'));
+    expect(taken).not.toHaveTextContent(shownAs(Date.UTC(2025, 4, 4, 9, 30), 'UTC'));
   });
 
   it('leaves out capture time, camera and place when the photo did not have them', async () => {
