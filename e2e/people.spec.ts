@@ -81,7 +81,9 @@ test.describe('people', () => {
       'This account has been deactivated. Ask an admin to reactivate it.',
     );
     await expect(memberPage).toHaveURL(/\/login$/);
-    expect(await memberPage.evaluate(() => window.localStorage.getItem('sitelog.token'))).toBeNull();
+    expect(
+      await memberPage.evaluate(() => window.localStorage.getItem('sitelog.token')),
+    ).toBeNull();
 
     // Activate again.
     await row.getByRole('button', { name: `Activate ${name}` }).click();
