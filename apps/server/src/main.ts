@@ -7,6 +7,7 @@ import { closeImageWorkers, createImageProcessor } from './media/images.js';
 import { createMediaLinks } from './media/links.js';
 import { createStorage } from './media/storage/index.js';
 import { startSweeper } from './media/sweeper.js';
+import { startAuthHousekeeping } from './modules/auth/auth.service.js';
 import { isLoopbackHost, untouchedSampleAccount } from './modules/auth/sample-account.js';
 import { warmPlaces } from './modules/places/places.service.js';
 
@@ -58,7 +59,10 @@ async function main(): Promise<void> {
 
   // Removes temp files of abandoned uploads and stored files no upload references.
   const stopSweeper = startSweeper({ db, storage, config, log: app.log });
+  // Deletes dead sessions and ended rate-limit windows.
+  const stopHousekeeping = startAuthHousekeeping({ db, config }, app.log);
   app.addHook('onClose', async () => {
+    stopHousekeeping();
     await stopSweeper();
     await closeImageWorkers();
     await storage.close();

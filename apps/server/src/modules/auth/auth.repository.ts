@@ -46,7 +46,12 @@ export function findSessionState(db: Database, sessionId: number) {
   return db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.revoked_at', 'sessions.expires_at', 'users.is_active'])
+    .select([
+      'sessions.revoked_at',
+      'sessions.expires_at',
+      'sessions.last_seen_at',
+      'users.is_active',
+    ])
     .where('sessions.id', '=', sessionId)
     .executeTakeFirst();
 }

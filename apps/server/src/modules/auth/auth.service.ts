@@ -141,10 +141,41 @@ export async function revokeAllSessions(deps: AuthDeps, userId: number): Promise
 /** Whether a session id is still live; media URLs bound to a session use this. */
 export async function isSessionLive(deps: AuthDeps, sessionId: number): Promise<boolean> {
   const row = await repo.findSessionState(deps.db, sessionId);
+  const now = Date.now();
   return (
     !!row &&
     row.revoked_at === null &&
     row.is_active === 1 &&
-    Date.now() < Date.parse(row.expires_at)
+    now < Date.parse(row.expires_at) &&
+    now - Date.parse(row.last_seen_at) < deps.config.sessions.idleMs
   );
+}
+
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * Deletes what can never be used again: sessions revoked or expired over a day ago, and
+ * rate-limit windows that have ended. Runs hourly (startAuthHousekeeping).
+ */
+export async function pruneAuthRecords(deps: AuthDeps): Promise<void> {
+  const now = Date.now();
+  await repo.deleteDeadSessions(deps.db, new Date(now - DAY_MS).toISOString());
+  await repo.deleteOldLoginFailures(
+    deps.db,
+    new Date(now - deps.config.loginLimits.windowMs).toISOString(),
+  );
+}
+
+/** Prunes auth records every hour; returns the stop function. */
+export function startAuthHousekeeping(
+  deps: AuthDeps,
+  log: { warn: (obj: object, msg: string) => void },
+): () => void {
+  const run = () => {
+    pruneAuthRecords(deps).catch((err: unknown) => log.warn({ err }, 'auth housekeeping failed'));
+  };
+  const timer = setInterval(run, 3600_000);
+  timer.unref();
+  run();
+  return () => clearInterval(timer);
 }

@@ -7,7 +7,7 @@ import {
   signedInUser,
   type TestContext,
 } from '../../../test/helpers.js';
-import { revokeAllSessions } from './auth.service.js';
+import { isSessionLive, pruneAuthRecords, revokeAllSessions } from './auth.service.js';
 import { hashToken } from './tokens.js';
 
 let ctx: TestContext;
@@ -258,6 +258,44 @@ describe('sessions', () => {
     expect(
       (await api(ctx, { method: 'GET', url: '/api/auth/me', token: expired.token })).statusCode,
     ).toBe(401);
+  });
+
+  it('prunes sessions that ended over a day ago and keeps live ones', async () => {
+    const live = await signedInUser(ctx);
+    const dead = await signedInUser(ctx);
+    const longAgo = new Date(Date.now() - 2 * 24 * 3600_000).toISOString();
+    await ctx.db
+      .updateTable('sessions')
+      .set({ revoked_at: longAgo })
+      .where('user_id', '=', dead.id)
+      .execute();
+    await pruneAuthRecords(ctx);
+    const left = await ctx.db
+      .selectFrom('sessions')
+      .select('user_id')
+      .where('user_id', 'in', [live.id, dead.id])
+      .execute();
+    expect(left.map((r) => r.user_id)).toEqual([live.id]);
+    expect(
+      (await api(ctx, { method: 'GET', url: '/api/auth/me', token: live.token })).statusCode,
+    ).toBe(200);
+  });
+
+  it('treats an idle-expired session as not live for media links', async () => {
+    const user = await signedInUser(ctx);
+    const row = await ctx.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(await isSessionLive(ctx, row.id)).toBe(true);
+    const old = new Date(Date.now() - ctx.config.sessions.idleMs - 1000).toISOString();
+    await ctx.db
+      .updateTable('sessions')
+      .set({ last_seen_at: old })
+      .where('id', '=', row.id)
+      .execute();
+    expect(await isSessionLive(ctx, row.id)).toBe(false);
   });
 
   it('slides the idle window on use', async () => {
