@@ -8,8 +8,9 @@ import { useSetProjectMark } from '../api/set-project-mark';
 
 /**
  * BOOKMARK/UNBOOKMARK and FOLLOW/UNFOLLOW (spec §2, §4). Each button calls its toggle, shows the
- * project as the server answers it, and is disabled while its call runs. A failure is reported
- * through `onError` so the page can show it.
+ * project as the server answers it, and ignores presses while its call runs (aria-disabled, not
+ * disabled, so keyboard focus stays on it). A failure is reported through `onError` so the page
+ * can show it.
  */
 export function ProjectMarkButtons({
   project,
@@ -26,8 +27,11 @@ export function ProjectMarkButtons({
       <Button
         variant={project.isFavorited ? 'contained' : 'outlined'}
         startIcon={project.isFavorited ? <Bookmark /> : <BookmarkBorderOutlined />}
-        disabled={bookmark.isPending}
-        onClick={() => bookmark.mutate(project.isFavorited ? 'unfavor' : 'favor', options)}
+        aria-disabled={bookmark.isPending}
+        onClick={() => {
+          if (!bookmark.isPending)
+            bookmark.mutate(project.isFavorited ? 'unfavor' : 'favor', options);
+        }}
       >
         {project.isFavorited ? 'Unbookmark' : 'Bookmark'}
       </Button>
@@ -36,8 +40,10 @@ export function ProjectMarkButtons({
         startIcon={
           project.isFollowed ? <NotificationsActiveOutlined /> : <NotificationsNoneOutlined />
         }
-        disabled={follow.isPending}
-        onClick={() => follow.mutate(project.isFollowed ? 'unfollow' : 'follow', options)}
+        aria-disabled={follow.isPending}
+        onClick={() => {
+          if (!follow.isPending) follow.mutate(project.isFollowed ? 'unfollow' : 'follow', options);
+        }}
       >
         {project.isFollowed ? 'Unfollow' : 'Follow'}
       </Button>

@@ -132,7 +132,10 @@ describe('/project/{id}', () => {
       },
     });
     await user.click(await screen.findByRole('button', { name: 'Bookmark' }));
-    expect(await screen.findByRole('button', { name: 'Unbookmark' })).toBeEnabled();
+    expect(await screen.findByRole('button', { name: 'Unbookmark' })).toHaveAttribute(
+      'aria-disabled',
+      'false',
+    );
     expect(server.callsTo('GET /api/project/7/favor/')).toHaveLength(1);
     // The project is refetched after the toggle (spec §4).
     await waitFor(() => expect(server.callsTo('GET /api/project/id/7')).toHaveLength(2));
@@ -147,12 +150,12 @@ describe('/project/{id}', () => {
     expect(screen.getByRole('button', { name: 'Follow' })).toBeInTheDocument();
   });
 
-  it('disables FOLLOW while its call runs and shows a failure', async () => {
+  it('ignores FOLLOW presses while its call runs, keeps focus, and shows a failure', async () => {
     let answer: () => void = () => undefined;
     const held = new Promise<void>((resolve) => {
       answer = resolve;
     });
-    const { user } = renderApp('/project/7', {
+    const { user, server } = renderApp('/project/7', {
       signedInAs: member,
       api: {
         'GET /api/project/id/7': { body: byOther },
@@ -164,10 +167,18 @@ describe('/project/{id}', () => {
       },
     });
     await user.click(await screen.findByRole('button', { name: 'Follow' }));
-    expect(screen.getByRole('button', { name: 'Follow' })).toBeDisabled();
+    const follow = screen.getByRole('button', { name: 'Follow' });
+    expect(follow).toHaveAttribute('aria-disabled', 'true');
+    // A second press while the call runs is ignored, and focus stays on the button.
+    await user.click(follow);
+    expect(server.callsTo('GET /api/project/7/follow/')).toHaveLength(1);
+    expect(follow).toHaveFocus();
     answer();
     expect(await screen.findByRole('alert')).toHaveTextContent('Project not found.');
-    expect(screen.getByRole('button', { name: 'Follow' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Follow' })).toHaveAttribute(
+      'aria-disabled',
+      'false',
+    );
   });
 
   it('shows the project uploads as tiles, a tile to add one, and sample report tiles for the report creator', async () => {
