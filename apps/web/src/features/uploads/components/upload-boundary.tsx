@@ -4,6 +4,7 @@ import Stack from '@mui/material/Stack';
 import type { Upload } from '@sitelog/shared';
 import type { ReactNode } from 'react';
 import { ErrorState } from '@/components/error-state';
+import { PageHeader } from '@/components/page-header';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useUpload } from '../api/get-upload';
 import { isNotFound } from '../api/is-not-found';
@@ -29,6 +30,7 @@ function UploadLoadError({ query }: { query: ReturnType<typeof useUpload> }) {
   useDocumentTitle('Photo');
   return (
     <Box sx={{ maxWidth: 960 }}>
+      <PageHeader title="Photo" />
       <ErrorState
         error={query.error}
         title="Could not load this photo"

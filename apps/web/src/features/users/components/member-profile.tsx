@@ -71,12 +71,15 @@ export function MemberProfile({ children }: MemberProfileProps) {
   if (query.isError) {
     if (query.error instanceof ApiError && query.error.status === 404) return <MemberNotFound />;
     return (
-      <ErrorState
-        error={query.error}
-        title="Could not load the profile"
-        onRetry={() => void query.refetch()}
-        retrying={query.isFetching}
-      />
+      <>
+        <PageHeader title="Member" />
+        <ErrorState
+          error={query.error}
+          title="Could not load the profile"
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
+      </>
     );
   }
   return (
