@@ -26,10 +26,12 @@ export const personRefSchema = z.object({
 });
 export type PersonRef = z.infer<typeof personRefSchema>;
 
+/* eslint-disable no-control-regex -- these patterns exist to refuse control characters */
 /** No control characters at all (single-line fields such as names). */
 export const SINGLE_LINE_TEXT = /^[^\u0000-\u001f\u007f]*$/;
 /** No control characters but tab and line breaks (multi-line fields such as descriptions). */
 export const MULTI_LINE_TEXT = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
+/* eslint-enable no-control-regex */
 
 /** Trimmed, non-empty, single-line text with a maximum length and a readable message. */
 export function requiredText(label: string, max: number) {
