@@ -11,9 +11,9 @@ import Typography from '@mui/material/Typography';
 import type { Project } from '@sitelog/shared';
 import { useState, type ReactNode } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
-import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { TileGridSkeleton } from '@/components/loading-state';
+import { NotFoundState } from '@/components/not-found-state';
 import { PageHeader } from '@/components/page-header';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { paths } from '@/lib/paths';
@@ -33,21 +33,15 @@ function parseProjectId(raw: string | undefined): number | null {
 }
 
 function ProjectNotFound() {
-  useDocumentTitle('Project not found');
   return (
-    <>
-      <PageHeader title="Project not found" />
-      <EmptyState
-        icon={<SearchOffOutlined />}
-        message="There is no project at this address."
-        description="It may have been removed, or the link may be mistyped."
-        action={
-          <Button component={RouterLink} to={paths.allProjects} variant="contained">
-            All projects
-          </Button>
-        }
-      />
-    </>
+    <NotFoundState
+      title="Project not found"
+      message="There is no project at this address."
+      description="It may have been removed, or the link may be mistyped."
+      to={paths.allProjects}
+      actionLabel="All projects"
+      icon={<SearchOffOutlined />}
+    />
   );
 }
 

@@ -1,11 +1,10 @@
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import type { Profile } from '@sitelog/shared';
 import type { ReactNode } from 'react';
-import { Link as RouterLink, useParams } from 'react-router';
-import { EmptyState } from '@/components/empty-state';
+import { useParams } from 'react-router';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
+import { NotFoundState } from '@/components/not-found-state';
 import { PageHeader } from '@/components/page-header';
 import { ApiError } from '@/lib/api-client';
 import { paths } from '@/lib/paths';
@@ -14,20 +13,14 @@ import { useProfile } from '../api/get-profile';
 
 /** A profile address whose member does not exist (or whose id is not a number). */
 export function MemberNotFound() {
-  useDocumentTitle('Member not found');
   return (
-    <>
-      <PageHeader title="Member not found" />
-      <EmptyState
-        message="There is no team member at this address."
-        description="The link may be mistyped. The team page lists everyone."
-        action={
-          <Button component={RouterLink} to={paths.teams} variant="contained">
-            See the team
-          </Button>
-        }
-      />
-    </>
+    <NotFoundState
+      title="Member not found"
+      message="There is no team member at this address."
+      description="The link may be mistyped. The team page lists everyone."
+      to={paths.teams}
+      actionLabel="See the team"
+    />
   );
 }
 
