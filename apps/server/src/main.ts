@@ -56,6 +56,10 @@ async function main(): Promise<void> {
       );
   }
   await announceSampleAccount(config, db, app.log);
+  if (!isLoopbackHost(config.host) && !config.trustProxy)
+    app.log.warn(
+      'listening beyond loopback with TRUST_PROXY=off: behind a reverse proxy every client shares the proxy address, so sign-in rate limits would apply to everyone at once; set TRUST_PROXY=on there',
+    );
 
   // Removes temp files of abandoned uploads and stored files no upload references.
   const stopSweeper = startSweeper({ db, storage, config, log: app.log });
