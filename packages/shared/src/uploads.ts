@@ -55,3 +55,23 @@ export const latestCountParamsSchema = z.object({
     .min(1, { error: 'count must be at least 1.' })
     .max(limits.latestUploadsMax, { error: `count must be at most ${limits.latestUploadsMax}.` }),
 });
+
+/**
+ * Paging of a project's or a member's feed (`?limit=&before=`): at most `limit` uploads, newest
+ * first, older than the upload `before` in the (createdAt desc, id desc) order when given.
+ */
+export const feedQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: 'limit must be a number.' })
+    .int({ error: 'limit must be a whole number.' })
+    .min(1, { error: 'limit must be at least 1.' })
+    .max(limits.latestUploadsMax, { error: `limit must be at most ${limits.latestUploadsMax}.` })
+    .default(limits.latestUploadsMax),
+  before: z.coerce
+    .number({ error: 'before must be an upload id.' })
+    .int({ error: 'before must be a whole number.' })
+    .positive({ error: 'before must be a positive number.' })
+    .max(2_147_483_647, { error: 'before is too large.' })
+    .optional(),
+});
+export type FeedQuery = z.infer<typeof feedQuerySchema>;

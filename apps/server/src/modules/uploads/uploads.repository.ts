@@ -50,24 +50,63 @@ export function listLatestUploads(db: Database, options: { limit: number }) {
     .execute();
 }
 
-/** Newest uploads of one project (`uploads_project_created_idx`). */
-export function listProjectUploads(db: Database, projectId: number, options: { limit: number }) {
-  return selectUploads(db)
-    .where('uploads.project_id', '=', projectId)
+/** Where a feed page starts: the upload it continues after, in (created_at desc, id desc) order. */
+export interface FeedCursor {
+  id: number;
+  created_at: string;
+}
+
+export interface FeedPage {
+  limit: number;
+  /** Only uploads older than this one (keyset paging, never OFFSET). */
+  before?: FeedCursor;
+}
+
+/** The paging key of one upload (primary key lookup); undefined when there is none. */
+export function findFeedCursor(db: Database, id: number): Promise<FeedCursor | undefined> {
+  return db
+    .selectFrom('uploads')
+    .select(['id', 'created_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/**
+ * One page of a feed filtered on `column` (project or creator), newest first. The keyset
+ * condition "older than (c, i)" is written `created_at <= c AND (created_at < c OR id < i)`: the
+ * first part is a range on the `(column, created_at, id)` index, so a deep page does not scan the
+ * newer rows; the second drops the cursor itself and its newer same-time siblings.
+ */
+function listFeed(
+  db: Database,
+  column: 'uploads.project_id' | 'uploads.creator_id',
+  value: number,
+  page: FeedPage,
+) {
+  const { before } = page;
+  let query = selectUploads(db).where(column, '=', value);
+  if (before) {
+    query = query
+      .where('uploads.created_at', '<=', before.created_at)
+      .where((eb) =>
+        eb.or([eb('uploads.created_at', '<', before.created_at), eb('uploads.id', '<', before.id)]),
+      );
+  }
+  return query
     .orderBy('uploads.created_at', 'desc')
     .orderBy('uploads.id', 'desc')
-    .limit(options.limit)
+    .limit(page.limit)
     .execute();
 }
 
-/** Newest uploads of one member (`uploads_creator_created_idx`). */
-export function listMemberUploads(db: Database, creatorId: number, options: { limit: number }) {
-  return selectUploads(db)
-    .where('uploads.creator_id', '=', creatorId)
-    .orderBy('uploads.created_at', 'desc')
-    .orderBy('uploads.id', 'desc')
-    .limit(options.limit)
-    .execute();
+/** A page of one project's uploads (`uploads_project_created_idx`). */
+export function listProjectUploads(db: Database, projectId: number, page: FeedPage) {
+  return listFeed(db, 'uploads.project_id', projectId, page);
+}
+
+/** A page of one member's uploads (`uploads_creator_created_idx`). */
+export function listMemberUploads(db: Database, creatorId: number, page: FeedPage) {
+  return listFeed(db, 'uploads.creator_id', creatorId, page);
 }
 
 export type NewUploadRow = Omit<Insertable<UploadsTable>, 'id'>;

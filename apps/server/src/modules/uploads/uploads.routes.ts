@@ -1,5 +1,6 @@
 import {
   errorResponseSchema,
+  feedQuerySchema,
   idParamsSchema,
   latestCountParamsSchema,
   okResponseSchema,
@@ -41,15 +42,12 @@ export function uploadRoutes(app: FastifyInstance, deps: uploads.UploadsDeps): v
     { schema: { params: latestCountParamsSchema, ...many } },
     async (req) => uploads.listLatestUploads(deps, req.params.count, currentUser(req)),
   );
-  r.get(
-    '/api/upload/project/:id/latest',
-    { schema: { params: idParamsSchema, ...many } },
-    async (req) => uploads.listProjectUploads(deps, req.params.id, currentUser(req)),
+  const feed = { params: idParamsSchema, querystring: feedQuerySchema, ...many };
+  r.get('/api/upload/project/:id/latest', { schema: feed }, async (req) =>
+    uploads.listProjectUploads(deps, req.params.id, currentUser(req), req.query),
   );
-  r.get(
-    '/api/upload/user/:id/latest',
-    { schema: { params: idParamsSchema, ...many } },
-    async (req) => uploads.listMemberUploads(deps, req.params.id, currentUser(req)),
+  r.get('/api/upload/user/:id/latest', { schema: feed }, async (req) =>
+    uploads.listMemberUploads(deps, req.params.id, currentUser(req), req.query),
   );
   r.patch(
     '/api/upload/update/no-image/:id',

@@ -1,5 +1,5 @@
 import type { Multipart } from '@fastify/multipart';
-import type { UpdateUploadRequest, Upload } from '@sitelog/shared';
+import type { FeedQuery, UpdateUploadRequest, Upload } from '@sitelog/shared';
 import { limits, updateUploadRequestSchema } from '@sitelog/shared';
 import type { Config } from '../../config.js';
 import { nowIso, writeTransaction, type Database } from '../../db/database.js';
@@ -102,25 +102,47 @@ export async function listLatestUploads(
   return toUploads(deps, await repo.listLatestUploads(deps.db, { limit: count }), viewer);
 }
 
-/** A project's newest uploads (at most FEED_LIMIT); 404 when there is no such project. */
+/**
+ * The page of a feed that `query` asks for: at most `limit` uploads, older than the upload
+ * `before` when given (400 when there is no such upload).
+ */
+async function feedPage(db: Database, query: FeedQuery): Promise<repo.FeedPage> {
+  const { limit } = query;
+  if (query.before === undefined) return { limit };
+  const before = await repo.findFeedCursor(db, query.before);
+  if (!before) {
+    throw badRequest(`before: there is no upload ${query.before} to page from.`, 'unknown_before');
+  }
+  return { limit, before };
+}
+
+/**
+ * A page of a project's uploads, newest first (at most FEED_LIMIT); 404 when there is no such
+ * project.
+ */
 export async function listProjectUploads(
   deps: Pick<UploadsDeps, 'db' | 'links'>,
   projectId: number,
   viewer: AuthUser,
+  query: FeedQuery = { limit: FEED_LIMIT },
 ): Promise<Upload[]> {
-  const rows = await repo.listProjectUploads(deps.db, projectId, { limit: FEED_LIMIT });
-  // Only an empty answer needs telling "no uploads yet" from "no such project".
+  const rows = await repo.listProjectUploads(deps.db, projectId, await feedPage(deps.db, query));
+  // Only an empty answer needs telling "no uploads (left)" from "no such project".
   if (rows.length === 0) await getProject(deps, projectId, viewer);
   return toUploads(deps, rows, viewer);
 }
 
-/** A member's newest uploads (at most FEED_LIMIT); 404 when there is no such member. */
+/**
+ * A page of a member's uploads, newest first (at most FEED_LIMIT); 404 when there is no such
+ * member.
+ */
 export async function listMemberUploads(
   deps: Pick<UploadsDeps, 'db' | 'links'>,
   memberId: number,
   viewer: AuthUser,
+  query: FeedQuery = { limit: FEED_LIMIT },
 ): Promise<Upload[]> {
-  const rows = await repo.listMemberUploads(deps.db, memberId, { limit: FEED_LIMIT });
+  const rows = await repo.listMemberUploads(deps.db, memberId, await feedPage(deps.db, query));
   if (rows.length === 0) await assertMemberExists(deps, memberId);
   return toUploads(deps, rows, viewer);
 }
