@@ -1,17 +1,10 @@
-import { uploadListSchema } from '@sitelog/shared';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { feedInfiniteOptions } from './feed-pages';
 import { uploadKeys } from './keys';
 
-/** GET /api/upload/project/{id}/latest: a project's uploads, newest first. */
-export const getProjectUploads = (projectId: number, signal?: AbortSignal) =>
-  api.get(`/api/upload/project/${projectId}/latest`, uploadListSchema, { signal });
-
+/** GET /api/upload/project/{id}/latest, page by page: a project's uploads, newest first. */
 export const projectUploadsQueryOptions = (projectId: number) =>
-  queryOptions({
-    queryKey: uploadKeys.project(projectId),
-    queryFn: ({ signal }) => getProjectUploads(projectId, signal),
-  });
+  feedInfiniteOptions(uploadKeys.project(projectId), `/api/upload/project/${projectId}/latest`);
 
 export const useProjectUploads = (projectId: number) =>
-  useQuery(projectUploadsQueryOptions(projectId));
+  useInfiniteQuery(projectUploadsQueryOptions(projectId));

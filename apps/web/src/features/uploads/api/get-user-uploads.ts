@@ -1,16 +1,9 @@
-import { uploadListSchema } from '@sitelog/shared';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { feedInfiniteOptions } from './feed-pages';
 import { uploadKeys } from './keys';
 
-/** GET /api/upload/user/{id}/latest: a member's uploads, newest first. */
-export const getUserUploads = (userId: number, signal?: AbortSignal) =>
-  api.get(`/api/upload/user/${userId}/latest`, uploadListSchema, { signal });
-
+/** GET /api/upload/user/{id}/latest, page by page: a member's uploads, newest first. */
 export const userUploadsQueryOptions = (userId: number) =>
-  queryOptions({
-    queryKey: uploadKeys.user(userId),
-    queryFn: ({ signal }) => getUserUploads(userId, signal),
-  });
+  feedInfiniteOptions(uploadKeys.user(userId), `/api/upload/user/${userId}/latest`);
 
-export const useUserUploads = (userId: number) => useQuery(userUploadsQueryOptions(userId));
+export const useUserUploads = (userId: number) => useInfiniteQuery(userUploadsQueryOptions(userId));
