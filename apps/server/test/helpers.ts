@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Insertable } from 'kysely';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
+import type { UploadsTable } from '../src/db/schema.js';
 import { createDatabase, migrateToLatest, nowIso, type Database } from '../src/db/database.js';
 import {
   closeImageWorkers,
@@ -200,4 +202,54 @@ export function api(
     ...rest,
     headers: { ...(headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
   });
+}
+
+let uploadSeq = 0;
+
+/**
+ * Factory: the values of an upload row with placeholder media keys (no files behind them), for
+ * tests of lists, paging and counts that do not need real images.
+ */
+export function uploadRowValues(values: {
+  projectId: number;
+  creatorId: number;
+  createdAt: string;
+  keyPrefix?: string;
+}): Insertable<UploadsTable> {
+  uploadSeq += 1;
+  const prefix = values.keyPrefix ?? `uploads/test/${uploadSeq}`;
+  return {
+    project_id: values.projectId,
+    creator_id: values.creatorId,
+    name: `upload ${uploadSeq}`,
+    description: '',
+    created_at: values.createdAt,
+    updated_at: values.createdAt,
+    preview_key: `${prefix}/preview.webp`,
+    formatted_key: `${prefix}/formatted.jpg`,
+    original_key: `${prefix}/original.jpg`,
+    original_type: 'image/jpeg',
+    original_bytes: 1,
+    formatted_width: 1,
+    formatted_height: 1,
+    preview_width: 1,
+    preview_height: 1,
+    captured_at: null,
+    latitude: null,
+    longitude: null,
+    camera: null,
+  };
+}
+
+/** Factory: inserts an upload row (see uploadRowValues) and returns its id. */
+export async function insertUploadRow(
+  ctx: Pick<TestContext, 'db'>,
+  values: Parameters<typeof uploadRowValues>[0],
+): Promise<number> {
+  const row = await ctx.db
+    .insertInto('uploads')
+    .values(uploadRowValues(values))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
+import {
+  api,
+  createTestContext,
+  insertUploadRow,
+  signedInUser,
+  type TestContext,
+} from '../../../test/helpers.js';
 
 let ctx: TestContext;
 type Member = Awaited<ReturnType<typeof signedInUser>>;
@@ -449,35 +455,13 @@ describe('lastUploads', () => {
     const erin = await signedInUser(ctx);
     const a = await newProject(erin.token, 'Thumbs A');
     const b = await newProject(erin.token, 'Thumbs B');
-    const insert = async (projectId: number, minutesAgo: number) => {
-      const at = new Date(Date.now() - minutesAgo * 60_000).toISOString();
-      const row = await ctx.db
-        .insertInto('uploads')
-        .values({
-          project_id: projectId,
-          creator_id: erin.id,
-          name: `upload ${minutesAgo}`,
-          description: '',
-          created_at: at,
-          updated_at: at,
-          preview_key: `uploads/aa/${projectId}-${minutesAgo}/preview.webp`,
-          formatted_key: `uploads/aa/${projectId}-${minutesAgo}/formatted.jpg`,
-          original_key: `uploads/aa/${projectId}-${minutesAgo}/original.jpg`,
-          original_type: 'image/jpeg',
-          original_bytes: 1,
-          formatted_width: 1,
-          formatted_height: 1,
-          preview_width: 1,
-          preview_height: 1,
-          captured_at: null,
-          latitude: null,
-          longitude: null,
-          camera: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return row.id;
-    };
+    const insert = (projectId: number, minutesAgo: number) =>
+      insertUploadRow(ctx, {
+        projectId,
+        creatorId: erin.id,
+        createdAt: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+        keyPrefix: `uploads/aa/${projectId}-${minutesAgo}`,
+      });
     const aIds: number[] = [];
     for (const minutes of [60, 10, 50, 20, 40, 30]) aIds.push(await insert(a.id, minutes));
     const bOnly = await insert(b.id, 5);

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
-import type { NewUploadRow } from './uploads.repository.js';
+import {
+  api,
+  createTestContext,
+  insertUploadRow,
+  signedInUser,
+  uploadRowValues,
+  type TestContext,
+} from '../../../test/helpers.js';
 
 let ctx: TestContext;
 type Member = Awaited<ReturnType<typeof signedInUser>>;
@@ -21,40 +27,10 @@ const rows: Row[] = [];
 const BASE = Date.parse('2026-03-01T08:00:00.000Z');
 const at = (minutes: number) => new Date(BASE + minutes * 60_000).toISOString();
 
-let seq = 0;
-function uploadRow(projectId: number, creatorId: number, createdAt: string): NewUploadRow {
-  seq += 1;
-  return {
-    project_id: projectId,
-    creator_id: creatorId,
-    name: `paging ${seq}`,
-    description: '',
-    created_at: createdAt,
-    updated_at: createdAt,
-    preview_key: `uploads/pg/${seq}/preview.webp`,
-    formatted_key: `uploads/pg/${seq}/formatted.jpg`,
-    original_key: `uploads/pg/${seq}/original.jpg`,
-    original_type: 'image/jpeg',
-    original_bytes: 1,
-    formatted_width: 1,
-    formatted_height: 1,
-    preview_width: 1,
-    preview_height: 1,
-    captured_at: null,
-    latitude: null,
-    longitude: null,
-    camera: null,
-  };
-}
-
 async function insert(projectId: number, creatorId: number, createdAt: string): Promise<number> {
-  const row = await ctx.db
-    .insertInto('uploads')
-    .values(uploadRow(projectId, creatorId, createdAt))
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  rows.push({ id: row.id, projectId, creatorId, createdAt });
-  return row.id;
+  const id = await insertUploadRow(ctx, { projectId, creatorId, createdAt });
+  rows.push({ id, projectId, creatorId, createdAt });
+  return id;
 }
 
 async function newProject(token: string, name: string): Promise<number> {
@@ -206,7 +182,9 @@ describe('the default page size', () => {
     // Someone else's, so the other feeds here stay as they are.
     const gina = await signedInUser(ctx, { firstname: 'Gina', lastname: 'Paging' });
     const projectC = await newProject(gina.token, 'Paging C');
-    const values = Array.from({ length: 103 }, (_, i) => uploadRow(projectC, gina.id, at(100 + i)));
+    const values = Array.from({ length: 103 }, (_, i) =>
+      uploadRowValues({ projectId: projectC, creatorId: gina.id, createdAt: at(100 + i) }),
+    );
     const inserted = await ctx.db.insertInto('uploads').values(values).returning('id').execute();
     const ids = inserted.map((r) => r.id);
     // created_at grows with the insert order, so the newest is the last inserted.
