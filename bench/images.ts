@@ -29,62 +29,17 @@ import {
   processImage,
 } from '../apps/server/src/media/images.js';
 import { photoJpeg } from '../apps/server/src/media/test-images.js';
+import { compare, median, time } from './measure.js';
 
-const ROUNDS = 7;
-const CALLS_PER_ROUND = 3;
 const MAX_PIXELS = 120_000_000;
 const corpusDir =
   process.env.PHOTO_CORPUS_DIR ?? path.resolve(import.meta.dirname, '../../shared/fixtures/photos');
 const heicFile = path.join(corpusDir, 'iphone-IMG_5195.heic');
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-};
-
-async function time(fn: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  await fn();
-  return performance.now() - start;
-}
-
 let peakRss = 0;
 const rssTimer = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 20);
-
-interface Pair {
-  a: number;
-  b: number;
-  ratio: number;
-}
-
-/** Interleaves a and b call by call; per round the medians and their ratio. */
-async function compare(
-  a: () => Promise<unknown>,
-  b: () => Promise<unknown>,
-  rounds = ROUNDS,
-  calls = CALLS_PER_ROUND,
-): Promise<Pair> {
-  await a();
-  await b(); // warm-up
-  const as: number[] = [];
-  const bs: number[] = [];
-  const ratios: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    const ra: number[] = [];
-    const rb: number[] = [];
-    for (let c = 0; c < calls; c++) {
-      ra.push(await time(a));
-      rb.push(await time(b));
-    }
-    as.push(...ra);
-    bs.push(...rb);
-    ratios.push(median(ra) / median(rb));
-  }
-  return { a: median(as), b: median(bs), ratio: median(ratios) };
-}
 
 const ms = (v: number) => `${v.toFixed(0)} ms`;
 const rows: { measurement: string; value: string; against: string; ratio: string }[] = [];

@@ -20,6 +20,7 @@ import {
   login,
   testDialect,
 } from '../apps/server/test/helpers.js';
+import { median } from './measure.js';
 
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 10_000);
 const MEMBERS = 25;
@@ -53,11 +54,6 @@ const kinds = [
   'Parking garage',
 ];
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-};
 const ms = (value: number) => `${value.toFixed(3)} ms`;
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 

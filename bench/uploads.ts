@@ -20,22 +20,9 @@ import sharp from 'sharp';
 import { api, createTestContext, signedInUser, testDialect } from '../apps/server/test/helpers.js';
 import { FORMATTED_MAX_EDGE } from '../apps/server/src/media/images.js';
 import { photoJpeg } from '../apps/server/src/media/test-images.js';
+import { compare, median } from './measure.js';
 
-const ROUNDS = 7;
-const CALLS_PER_ROUND = 3;
 const BATCH = 12;
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-};
-
-async function time(fn: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  await fn();
-  return performance.now() - start;
-}
 
 /** The multipart body the web app sends: the file first, then the JSON part. */
 function multipart(file: Buffer, projectId: number) {
@@ -92,25 +79,10 @@ async function main() {
         .jpeg()
         .toBuffer();
 
-    await upload();
-    await bare(); // warm-up
-    const ups: number[] = [];
-    const bares: number[] = [];
-    const ratios: number[] = [];
-    for (let r = 0; r < ROUNDS; r++) {
-      const ru: number[] = [];
-      const rb: number[] = [];
-      for (let c = 0; c < CALLS_PER_ROUND; c++) {
-        ru.push(await time(upload));
-        rb.push(await time(bare));
-      }
-      ups.push(...ru);
-      bares.push(...rb);
-      ratios.push(median(ru) / median(rb));
-    }
+    const result = await compare(upload, bare);
     console.log(
-      `upload to ready: ${median(ups).toFixed(0)} ms; bare sharp resize ${median(bares).toFixed(0)} ms; ` +
-        `median ratio ${median(ratios).toFixed(2)}×`,
+      `upload to ready: ${result.a.toFixed(0)} ms; bare sharp resize ${result.b.toFixed(0)} ms; ` +
+        `median ratio ${result.ratio.toFixed(2)}×`,
     );
 
     const throughput = async (inFlight: number) => {
