@@ -28,7 +28,7 @@ import {
   NATIVE_HEVC,
   processImage,
 } from '../apps/server/src/media/images.js';
-import { photoJpeg } from '../apps/server/src/media/test-images.js';
+import { photoJpeg } from '../apps/server/test/images.js';
 import { compare, median, time } from './measure.js';
 
 const MAX_PIXELS = 120_000_000;

@@ -19,7 +19,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { api, createTestContext, signedInUser, testDialect } from '../apps/server/test/helpers.js';
 import { FORMATTED_MAX_EDGE } from '../apps/server/src/media/images.js';
-import { photoJpeg } from '../apps/server/src/media/test-images.js';
+import { photoJpeg } from '../apps/server/test/images.js';
 import { compare, median } from './measure.js';
 
 const BATCH = 12;

@@ -15,10 +15,11 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandler } from './http/error-handler.js';
-import { AppError, forbidden } from './http/errors.js';
+import { AppError, forbidden } from './errors.js';
 import { decodedPath, isApiRequest } from './http/request-path.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { clientConfigRoutes } from './modules/client-config/client-config.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { placesRoutes } from './modules/places/places.routes.js';
 import { projectRoutes } from './modules/projects/projects.routes.js';
@@ -119,6 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   healthRoutes(app, deps);
   authRoutes(app, deps);
+  clientConfigRoutes(app, deps);
   placesRoutes(app);
   projectRoutes(app, deps);
   userRoutes(app, deps);

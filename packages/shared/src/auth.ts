@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientConfigSchema } from './client-config.js';
 import { SINGLE_LINE_TEXT } from './common.js';
 import { limits } from './limits.js';
 
@@ -35,11 +36,13 @@ export type SessionUser = z.infer<typeof sessionUserSchema>;
 export const loginResponseSchema = sessionUserSchema.extend({ token: z.string() });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
-/** What the login page may show before sign-in: the sample account while it is untouched. */
-export const loginHintsSchema = z.object({
+/**
+ * GET /api/auth/hints: what the login page may show before sign-in (the sample account while it
+ * is untouched). It also still carries the client config for older web builds; the web app reads
+ * that from GET /api/config.
+ */
+export const loginHintsSchema = clientConfigSchema.extend({
   sample: z.object({ email: z.string(), password: z.string() }).nullable(),
-  placesProvider: z.enum(['offline', 'google']),
-  googleMapsKey: z.string().nullable(),
 });
 export type LoginHints = z.infer<typeof loginHintsSchema>;
 

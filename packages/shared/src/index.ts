@@ -1,6 +1,7 @@
 export * from './common.js';
 export * from './limits.js';
 export * from './auth.js';
+export * from './client-config.js';
 export * from './projects.js';
 export * from './uploads.js';
 export * from './users.js';

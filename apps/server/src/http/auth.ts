@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate, type AuthDeps, type AuthUser } from '../modules/auth/auth.service.js';
-import { forbidden, unauthorized } from './errors.js';
+import { forbidden, unauthorized } from '../errors.js';
 import { isApiRequest } from './request-path.js';
 
 /** Who may call a route: anyone, any signed-in user, or admins. Default for `/api`: `user`. */

@@ -3,7 +3,7 @@ import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
 } from 'fastify-type-provider-zod';
-import { AppError } from './errors.js';
+import { AppError } from '../errors.js';
 
 function describeZodPath(path: string): string {
   return path.replace(/^\//, '').replaceAll('/', '.') || 'body';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import {
   cameraName,
   closeImageWorkers,
@@ -23,7 +23,7 @@ import {
   pngBomb,
   quadrantImage,
   QUADRANT_COLOURS,
-} from './test-images.js';
+} from '../../test/images.js';
 
 const MAX_PIXELS = 120_000_000;
 let dir: string;

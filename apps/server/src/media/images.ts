@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import exifr from 'exifr';
 import sharp from 'sharp';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import { createLimiter } from './limiter.js';
 import { ACCEPTED_IMAGE_LABELS, type ImageMime } from './media-types.js';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 
 /** Suffix of upload temp files; the sweeper removes stale ones. */
 export const TEMP_UPLOAD_SUFFIX = '.upload';

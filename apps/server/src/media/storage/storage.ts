@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors.js';
 import { isValidKey } from '../media-types.js';
 
 /** One stored object, as listed. */

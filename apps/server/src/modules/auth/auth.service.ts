@@ -2,7 +2,7 @@ import type { LoginResponse, SessionUser } from '@sitelog/shared';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import { nowIso } from '../../db/database.js';
-import { AppError, unauthorized } from '../../http/errors.js';
+import { AppError, unauthorized } from '../../errors.js';
 import * as repo from './auth.repository.js';
 import { verifyPassword } from './passwords.js';
 import { hashToken, newSessionToken } from './tokens.js';

@@ -1,5 +1,5 @@
 import { nowIso, writeTransaction } from '../../db/database.js';
-import { AppError, badRequest, conflict } from '../../http/errors.js';
+import { AppError, badRequest, conflict } from '../../errors.js';
 import * as repo from './auth.repository.js';
 import {
   forgivePasswordAttempt,

@@ -1,4 +1,5 @@
 import type { LoginHints } from '@sitelog/shared';
+import { clientConfig } from '../client-config/client-config.routes.js';
 import * as repo from './auth.repository.js';
 import type { AuthDeps } from './auth.service.js';
 
@@ -52,10 +53,7 @@ export async function untouchedSampleAccount(
  * reach the server would be handed an admin password.
  */
 export async function loginHints(deps: AuthDeps): Promise<LoginHints> {
-  const base = {
-    placesProvider: deps.config.googleMapsKey ? ('google' as const) : ('offline' as const),
-    googleMapsKey: deps.config.googleMapsKey,
-  };
+  const base = clientConfig(deps.config);
   if (!isLoopbackHost(deps.config.host)) return { ...base, sample: null };
   return { ...base, sample: await untouchedSampleAccount(deps) };
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/database.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors.js';
 
 const healthSchema = z.object({ status: z.literal('ok'), database: z.literal('ok') });
 

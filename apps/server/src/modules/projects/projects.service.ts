@@ -1,7 +1,7 @@
 import type { Project, ProjectInput, ProjectRow } from '@sitelog/shared';
 import { projectInputSchema } from '@sitelog/shared';
 import { nowIso, writeTransaction, type Database } from '../../db/database.js';
-import { forbidden, notFound } from '../../http/errors.js';
+import { forbidden, notFound } from '../../errors.js';
 import type { MediaLinks } from '../../media/links.js';
 import type { AuthUser } from '../auth/auth.service.js';
 import { assertMemberExists } from '../users/users.service.js';

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
 import { MEDIA_CSP } from '../../http/security-headers.js';
 import { mediaUrlBucketSeconds, signMediaUrl } from '../../media/signed-urls.js';
-import { jpegWithExif, quadrantImage } from '../../media/test-images.js';
-import { createProject, mediaQuery, uploadPhoto } from './upload-test-helpers.js';
+import { jpegWithExif, quadrantImage } from '../../../test/images.js';
+import { createProject, mediaQuery, uploadPhoto } from '../../../test/uploads.js';
 
 let ctx: TestContext;
 type Member = Awaited<ReturnType<typeof signedInUser>>;

@@ -3,7 +3,7 @@ import type { LoginHints, Upload } from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestContext, login, type TestContext } from '../../../test/helpers.js';
 import { seedSampleWorkspace } from '../../db/seed.js';
-import { storedKeys, tempFiles } from './upload-test-helpers.js';
+import { storedKeys, tempFiles } from '../../../test/uploads.js';
 
 let ctx: TestContext;
 let seeded: Awaited<ReturnType<typeof seedSampleWorkspace>>;

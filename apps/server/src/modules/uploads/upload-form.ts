@@ -3,7 +3,7 @@
 import type { Multipart } from '@fastify/multipart';
 import { createUploadDtoSchema } from '@sitelog/shared';
 import type { z } from 'zod';
-import { AppError, badRequest } from '../../http/errors.js';
+import { AppError, badRequest } from '../../errors.js';
 import { fileTooLarge, removeFile, saveStreamToTempFile } from '../../media/temp-files.js';
 
 export const FILE_PART = 'file';

@@ -15,7 +15,7 @@ import {
   storedKeys,
   tempFiles,
   uploadRowCount,
-} from './upload-test-helpers.js';
+} from '../../../test/uploads.js';
 
 const corpusDir = process.env.PHOTO_CORPUS_DIR;
 const files = corpusDir

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
 import { startS3Server, type TestS3Server } from '../../../test/s3.js';
-import { jpegWithExif } from '../../media/test-images.js';
+import { jpegWithExif } from '../../../test/images.js';
 import {
   createProject,
   dtoPart,
@@ -15,7 +15,7 @@ import {
   tempFiles,
   uploadPhoto,
   uploadRowCount,
-} from './upload-test-helpers.js';
+} from '../../../test/uploads.js';
 
 let s3: TestS3Server;
 let ctx: TestContext;

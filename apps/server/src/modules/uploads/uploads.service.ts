@@ -3,7 +3,7 @@ import type { FeedQuery, UpdateUploadRequest, Upload } from '@sitelog/shared';
 import { limits, updateUploadRequestSchema } from '@sitelog/shared';
 import type { Config } from '../../config.js';
 import { nowIso, writeTransaction, type Database } from '../../db/database.js';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { ImageProcessor } from '../../media/images.js';
 import type { MediaLinks } from '../../media/links.js';
 import {

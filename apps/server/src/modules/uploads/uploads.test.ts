@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { ErrorResponse as ErrorBody, Profile, Project, Upload } from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
-import { jpegWithExif, photoJpeg, pngBomb, quadrantImage } from '../../media/test-images.js';
+import { jpegWithExif, photoJpeg, pngBomb, quadrantImage } from '../../../test/images.js';
 import {
   createProject,
   dtoPart,
@@ -17,7 +17,7 @@ import {
   uploadPhoto,
   uploadRowCount,
   type FormPart,
-} from './upload-test-helpers.js';
+} from '../../../test/uploads.js';
 import { defaultUploadName, storeUpload } from './uploads.service.js';
 
 let ctx: TestContext;

@@ -1,7 +1,7 @@
 import type { NewUser, Profile, ProfilesResponse, User } from '@sitelog/shared';
 import { newUserSchema } from '@sitelog/shared';
 import { isUniqueViolation, nowIso, writeTransaction, type Database } from '../../db/database.js';
-import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
+import { AppError, badRequest, conflict, notFound } from '../../errors.js';
 import {
   normalizeEmail,
   revokeAllSessions,

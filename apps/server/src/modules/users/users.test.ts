@@ -19,7 +19,7 @@ import {
 import { writeTransaction } from '../../db/database.js';
 import { isSessionLive } from '../auth/auth.service.js';
 import { hashToken } from '../auth/tokens.js';
-import { createProject, uploadPhoto } from '../uploads/upload-test-helpers.js';
+import { createProject, uploadPhoto } from '../../../test/uploads.js';
 import { countUsers } from './users.repository.js';
 import { recordUploadCountChange } from './users.service.js';
 

@@ -4,8 +4,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Upload } from '@sitelog/shared';
 import { expect } from 'vitest';
-import { api, type TestContext } from '../../../test/helpers.js';
-import { jpegWithExif } from '../../media/test-images.js';
+import { api, type TestContext } from './helpers.js';
+import { jpegWithExif } from './images.js';
 
 export interface FormPart {
   name: string;
