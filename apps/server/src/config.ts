@@ -107,7 +107,7 @@ function loadOrCreateSecret(dataDir: string): string {
 }
 
 /**
- * Parses the environment once into a frozen, typed configuration (architecture §8).
+ * Parses the environment once into a frozen, typed configuration.
  * Nothing else in the server reads `process.env`.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {

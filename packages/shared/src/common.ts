@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Standard error body of every failed API call (architecture §4). */
+/** Standard error body of every failed API call. */
 export const errorResponseSchema = z.object({
   message: z.string(),
   code: z.string(),
