@@ -3,7 +3,7 @@
  *
  *   npx tsx bench/images.ts
  *
- * 1. A generated 12 MP JPEG (4000×3000, photo-like grain, q90) through `processImage` (sniff,
+ * 1. A generated 12 MP JPEG (4000×3000, photo-like grain, q90) through the image processor (sniff,
  *    header + pixel check, EXIF read, one decode with orientation/sRGB/shrink, formatted JPEG and
  *    preview WebP) against a bare `sharp(file).resize(2048).jpeg()` of the same file.
  * 2. ICC handling: the same JPEG tagged with an sRGB profile and with a Display P3 profile
@@ -22,12 +22,10 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import {
-  closeImageWorkers,
   FORMATTED_MAX_EDGE,
   createImageProcessor,
-  NATIVE_HEVC,
-  processImage,
-} from '../apps/server/src/media/images.js';
+} from '../apps/server/src/media/image-processor.js';
+import { NATIVE_HEVC } from '../apps/server/src/media/sharp-adapter.js';
 import { photoJpeg } from '../apps/server/test/images.js';
 import { compare, median, time } from './measure.js';
 
@@ -40,6 +38,16 @@ let peakRss = 0;
 const rssTimer = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 20);
+
+// One processor for the single-file measurements, roomy enough never to queue a call.
+const newProcessor = () =>
+  createImageProcessor({
+    maxPixels: MAX_PIXELS,
+    concurrency: availableParallelism(),
+    maxQueue: 64,
+  });
+let images = newProcessor();
+const processImage = (file: string) => images.process(file);
 
 const ms = (v: number) => `${v.toFixed(0)} ms`;
 const rows: { measurement: string; value: string; against: string; ratio: string }[] = [];
@@ -69,7 +77,7 @@ async function main() {
     console.log(`12 MP JPEG: ${(jpeg12.length / 1e6).toFixed(1)} MB`);
 
     // 1. pipeline vs bare resize
-    const pipeline = () => processImage(jpegFile, { maxPixels: MAX_PIXELS });
+    const pipeline = () => processImage(jpegFile);
     const bareResize = (file: string) => () =>
       sharp(file)
         .resize({ width: FORMATTED_MAX_EDGE, height: FORMATTED_MAX_EDGE, fit: 'inside' })
@@ -85,14 +93,14 @@ async function main() {
     );
 
     // 2. ICC profiles
-    const srgb = await compare(() => processImage(srgbFile, { maxPixels: MAX_PIXELS }), pipeline);
+    const srgb = await compare(() => processImage(srgbFile), pipeline);
     row(
       '12 MP JPEG, sRGB profile',
       ms(srgb.a),
       `untagged ${ms(srgb.b)}`,
       `${srgb.ratio.toFixed(2)}×`,
     );
-    const p3Pipeline = () => processImage(p3File, { maxPixels: MAX_PIXELS });
+    const p3Pipeline = () => processImage(p3File);
     const p3 = await compare(p3Pipeline, pipeline);
     row(
       '12 MP JPEG, Display P3 profile',
@@ -113,11 +121,13 @@ async function main() {
       const heicMeta = await sharp(heicFile).metadata();
       const sameSize = path.join(dir, 'same-size.jpg');
       writeFileSync(sameSize, await photoJpeg(heicMeta.width, heicMeta.height, 90));
-      await closeImageWorkers();
-      const cold = await time(() => processImage(heicFile, { maxPixels: MAX_PIXELS }));
+      // A fresh processor has no warm HEIC worker yet.
+      await images.close();
+      images = newProcessor();
+      const cold = await time(() => processImage(heicFile));
       const heic = await compare(
-        () => processImage(heicFile, { maxPixels: MAX_PIXELS }),
-        () => processImage(sameSize, { maxPixels: MAX_PIXELS }),
+        () => processImage(heicFile),
+        () => processImage(sameSize),
         5,
         2,
       );
@@ -143,6 +153,7 @@ async function main() {
       const elapsed = await time(() =>
         Promise.all(Array.from({ length: count }, () => processor.process(file))),
       );
+      await processor.close();
       return (count / elapsed) * 1000;
     };
     const through = async (label: string, file: string, count: number, rounds: number) => {
@@ -169,7 +180,7 @@ async function main() {
     printTable();
   } finally {
     clearInterval(rssTimer);
-    await closeImageWorkers();
+    await images.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

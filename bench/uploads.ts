@@ -18,7 +18,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { api, createTestContext, signedInUser, testDialect } from '../apps/server/test/helpers.js';
-import { FORMATTED_MAX_EDGE } from '../apps/server/src/media/images.js';
+import { FORMATTED_MAX_EDGE } from '../apps/server/src/media/image-processor.js';
 import { photoJpeg } from '../apps/server/test/images.js';
 import { compare, median } from './measure.js';
 

@@ -26,7 +26,7 @@ import { projectRoutes } from './modules/projects/projects.routes.js';
 import { mediaRoutes } from './modules/uploads/media.routes.js';
 import { uploadRoutes } from './modules/uploads/uploads.routes.js';
 import { userRoutes } from './modules/users/users.routes.js';
-import type { ImageProcessor } from './media/images.js';
+import type { ImageProcessor } from './media/image-processor.js';
 import type { MediaLinks } from './media/links.js';
 import type { Storage } from './media/storage/index.js';
 

@@ -3,13 +3,14 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createDatabase, migrateToLatest, type Database } from './db/database.js';
 import { seedSampleWorkspace } from './db/seed.js';
-import { closeImageWorkers, createImageProcessor } from './media/images.js';
+import { createImageProcessor } from './media/image-processor.js';
 import { createMediaLinks } from './media/links.js';
 import { createStorage } from './media/storage/index.js';
 import { startSweeper } from './media/sweeper.js';
 import { startAuthHousekeeping } from './modules/auth/auth.service.js';
 import { isLoopbackHost, untouchedSampleAccount } from './modules/auth/sample-account.js';
 import { warmPlaces } from './modules/places/places.service.js';
+import { findReferencedMediaKeys } from './modules/uploads/uploads.repository.js';
 
 /**
  * The login page offers the sample admin's initial password only on a loopback HOST. On any
@@ -62,13 +63,18 @@ async function main(): Promise<void> {
     );
 
   // Removes temp files of abandoned uploads and stored files no upload references.
-  const stopSweeper = startSweeper({ db, storage, config, log: app.log });
+  const stopSweeper = startSweeper({
+    storage,
+    config,
+    log: app.log,
+    findReferencedKeys: (keys) => findReferencedMediaKeys(db, keys),
+  });
   // Deletes dead sessions and ended rate-limit windows.
   const stopHousekeeping = startAuthHousekeeping({ db, config }, app.log);
   app.addHook('onClose', async () => {
     stopHousekeeping();
     await stopSweeper();
-    await closeImageWorkers();
+    await images.close();
     await storage.close();
     await db.destroy();
   });

@@ -10,10 +10,10 @@ import { loadConfig, type Config } from '../src/config.js';
 import type { UploadsTable } from '../src/db/schema.js';
 import { createDatabase, migrateToLatest, nowIso, type Database } from '../src/db/database.js';
 import {
-  closeImageWorkers,
   createImageProcessor,
   type ImageProcessor,
-} from '../src/media/images.js';
+  type ImageProcessorOptions,
+} from '../src/media/image-processor.js';
 import { createMediaLinks } from '../src/media/links.js';
 import { createStorage, type Storage } from '../src/media/storage/index.js';
 import { hashPassword } from '../src/modules/auth/passwords.js';
@@ -76,9 +76,13 @@ async function createFreshPostgres(): Promise<{ url: string; drop: () => Promise
  * A fresh app on a fresh database (a new SQLite file, or a new PostgreSQL database) and a fresh
  * data dir, with the media storage the env names (local disk under the data dir by default;
  * `STORAGE: 's3'` + `S3_*`, e.g. from `startS3Server()`, for a bucket). Each test file builds its
- * own; nothing is shared between files.
+ * own; nothing is shared between files. `options.images` sets the image processor's queue or
+ * wraps its image library (tests of the busy queue).
  */
-export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+export async function createTestContext(
+  env: Record<string, string> = {},
+  options: { images?: Pick<ImageProcessorOptions, 'maxQueue' | 'adapter'> } = {},
+): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sitelog-test-'));
   let dropPg: (() => Promise<void>) | null = null;
   let databaseUrl: string | undefined;
@@ -102,6 +106,7 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
   const images = createImageProcessor({
     maxPixels: config.uploads.maxPixels,
     concurrency: config.uploads.concurrency,
+    ...options.images,
   });
   const app = await buildApp({ config, db, links, storage, images });
   await app.ready();
@@ -114,7 +119,7 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
     dataDir,
     close: async () => {
       await app.close();
-      await closeImageWorkers();
+      await images.close();
       await storage.close();
       await db.destroy();
       if (dropPg) await dropPg();

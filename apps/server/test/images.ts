@@ -1,5 +1,11 @@
 // Test-only: images generated on the fly so a fresh clone tests itself (architecture §9).
 // Used by the media tests and available to the uploads tests.
+import { execFile } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 
@@ -152,3 +158,38 @@ export async function pixelAt(image: Buffer, x: number, y: number): Promise<Rgb>
 /** True when every channel is within `tolerance` of the expected colour. */
 export const closeTo = (actual: Rgb, expected: Rgb, tolerance = 40) =>
   actual.every((v, i) => Math.abs(v - (expected[i] ?? 0)) <= tolerance);
+
+const isExecutable = (file: string) => {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Debian's `heif-enc` (package libheif-examples, x265 inside), or null when it is not on PATH.
+ * The HEIC tests encode their photos with it, so no binary fixture is committed.
+ */
+export const HEIF_ENC: string | null =
+  (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter(Boolean)
+    .map((dir) => path.join(dir, 'heif-enc'))
+    .find(isExecutable) ?? null;
+
+/** The upright quadrant picture as an HEVC-coded HEIC, encoded by `heif-enc` (see HEIF_ENC). */
+export async function quadrantHeic(width: number, height: number): Promise<Buffer> {
+  if (!HEIF_ENC) throw new Error('heif-enc is not installed (Debian package libheif-examples)');
+  const dir = await mkdtemp(path.join(tmpdir(), 'sitelog-heic-'));
+  try {
+    const png = path.join(dir, 'quadrants.png');
+    const heic = path.join(dir, 'quadrants.heic');
+    await quadrantImage(width, height).png().toFile(png);
+    await promisify(execFile)(HEIF_ENC, ['-q', '90', png, '-o', heic]);
+    return await readFile(heic);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
-import type { ImageProcessor } from '../media/images.js';
+import type { ImageProcessor } from '../media/image-processor.js';
 import { createLimiter } from '../media/limiter.js';
 import type { Storage } from '../media/storage/index.js';
 import { removeFile, TEMP_UPLOAD_SUFFIX } from '../media/temp-files.js';

@@ -1,5 +1,5 @@
-// HEVC-coded HEIC/HEIF decoder, run in a worker thread by images.ts (plain JS so it loads the
-// same way under tsx, vitest and node). sharp's prebuilt libvips has no HEVC decoder, so the
+// HEVC-coded HEIC/HEIF decoder, run in a worker thread by heic-decoder.ts (plain JS so it loads
+// the same way under tsx, vitest and node). sharp's prebuilt libvips has no HEVC decoder, so the
 // WASM libheif of `heic-decode` decodes here, off the main thread; the pixels go back as an
 // uncompressed TIFF carrying the photo's ICC profile, so sharp colour-converts them to sRGB in
 // the same single pass as every other format.

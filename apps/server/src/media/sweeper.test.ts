@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, createUser, type TestContext } from '../../test/helpers.js';
 import { nowIso } from '../db/database.js';
+import { findReferencedMediaKeys } from '../modules/uploads/uploads.repository.js';
 import { newUploadKeys, type UploadKeys } from './media-types.js';
 import { createLocalStorage, type Storage } from './storage/index.js';
 import { startSweeper, sweepOnce } from './sweeper.js';
@@ -77,6 +78,13 @@ async function insertUploadRow(keys: UploadKeys) {
     .execute();
 }
 
+/** The sweeper wired as main.ts wires it: the uploads repository says which keys are in use. */
+const sweeperDeps = () => ({
+  storage,
+  config: ctx.config,
+  findReferencedKeys: (keys: string[]) => findReferencedMediaKeys(ctx.db, keys),
+});
+
 const exists = async (key: string) => (await storage.get(key)) !== null;
 
 describe('media sweeper', () => {
@@ -89,7 +97,7 @@ describe('media sweeper', () => {
     const inFlight = keysFor(); // written a moment ago, row not inserted yet
     await storeFiles(inFlight, 60_000);
 
-    const result = await sweepOnce({ db: ctx.db, storage, config: ctx.config }, { batchSize: 2 });
+    const result = await sweepOnce(sweeperDeps(), { batchSize: 2 });
 
     expect(result.orphansRemoved).toBe(3);
     for (const key of allOf(kept)) expect(await exists(key)).toBe(true);
@@ -107,7 +115,7 @@ describe('media sweeper', () => {
     const old = new Date(Date.now() - 2 * HOUR);
     utimesSync(stale, old, old);
 
-    const result = await sweepOnce({ db: ctx.db, storage, config: ctx.config });
+    const result = await sweepOnce(sweeperDeps());
 
     expect(result.tempFilesRemoved).toBe(1);
     expect(existsSync(stale)).toBe(false);
@@ -127,7 +135,7 @@ describe('media sweeper', () => {
     const old = new Date(Date.now() - 3 * HOUR);
     utimesSync(leftover, old, old);
 
-    await sweepOnce({ db: ctx.db, storage, config: ctx.config });
+    await sweepOnce(sweeperDeps());
 
     expect(existsSync(leftover)).toBe(false);
     expect(await exists(keys.preview)).toBe(true);
@@ -139,9 +147,7 @@ describe('media sweeper', () => {
     const swept: object[] = [];
     const stop = startSweeper(
       {
-        db: ctx.db,
-        storage,
-        config: ctx.config,
+        ...sweeperDeps(),
         log: { info: (obj) => swept.push(obj), error: (obj) => swept.push(obj) },
       },
       { initialDelayMs: 10, intervalMs: 20 },

@@ -1,7 +1,6 @@
 import { opendir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
-import type { Database } from '../db/database.js';
 import type { Storage, StoredObjectInfo } from './storage/index.js';
 
 export interface SweeperLogger {
@@ -10,7 +9,11 @@ export interface SweeperLogger {
 }
 
 export interface SweeperDeps {
-  db: Database;
+  /**
+   * The keys among `keys` that the database still references (the uploads repository answers;
+   * the media layer never reads module tables).
+   */
+  findReferencedKeys: (keys: string[]) => Promise<Set<string>>;
   storage: Storage;
   config: Pick<Config, 'uploads'>;
   log?: SweeperLogger;
@@ -43,22 +46,6 @@ const DEFAULTS = {
   batchSize: 500,
 };
 
-/** The keys among `keys` that some upload row references (one query per batch). */
-async function findReferencedKeys(db: Database, keys: string[]): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom('uploads')
-    .select(['preview_key', 'formatted_key', 'original_key'])
-    .where((eb) =>
-      eb.or([
-        eb('preview_key', 'in', keys),
-        eb('formatted_key', 'in', keys),
-        eb('original_key', 'in', keys),
-      ]),
-    )
-    .execute();
-  return new Set(rows.flatMap((r) => [r.preview_key, r.formatted_key, r.original_key]));
-}
-
 async function sweepTempDir(tempDir: string, olderThan: number): Promise<number> {
   let dir;
   try {
@@ -79,7 +66,7 @@ async function sweepTempDir(tempDir: string, olderThan: number): Promise<number>
   return removed;
 }
 
-type SweeperParts = Pick<SweeperDeps, 'db' | 'storage'>;
+type SweeperParts = Pick<SweeperDeps, 'findReferencedKeys' | 'storage'>;
 
 async function sweepOrphans(
   deps: SweeperParts,
@@ -91,10 +78,7 @@ async function sweepOrphans(
   let batch: StoredObjectInfo[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
-    const referenced = await findReferencedKeys(
-      deps.db,
-      batch.map((o) => o.key),
-    );
+    const referenced = await deps.findReferencedKeys(batch.map((o) => o.key));
     for (const object of batch) {
       if (referenced.has(object.key)) continue;
       await deps.storage.delete(object.key);
@@ -113,7 +97,7 @@ async function sweepOrphans(
 
 /**
  * One sweep: removes stale temp upload files from `config.uploads.tempDir`, and stored objects
- * under `uploads/` that no upload row references (after a grace period). Safe to run on several
+ * under `uploads/` that nothing in the database references (after a grace period). Safe to run on several
  * instances at once: every step is idempotent.
  */
 export async function sweepOnce(

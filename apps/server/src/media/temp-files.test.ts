@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AppError } from '../errors.js';
 import { createLimiter } from './limiter.js';
-import { removeFile, saveStreamToTempFile } from './temp-files.js';
+import { FileTooLargeError, removeFile, saveStreamToTempFile } from './temp-files.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'sitelog-temp-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -29,14 +28,14 @@ describe('saveStreamToTempFile', () => {
     expect(readdirSync(tempDir)).toEqual([]);
   });
 
-  it('stops at the byte limit with 413 and keeps nothing', async () => {
+  it('stops at the byte limit, saying so, and keeps nothing', async () => {
     const tempDir = path.join(root, 'b');
     const err: unknown = await saveStreamToTempFile(chunks(100, 1024 * 1024), {
       tempDir,
       maxBytes: 3 * 1024 * 1024,
     }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(AppError);
-    expect(err).toMatchObject({ statusCode: 413, message: 'The file is too large (limit 3 MB).' });
+    expect(err).toBeInstanceOf(FileTooLargeError);
+    expect(err).toMatchObject({ maxBytes: 3 * 1024 * 1024 });
     expect(readdirSync(tempDir)).toEqual([]);
   });
 

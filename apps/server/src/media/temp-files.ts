@@ -5,7 +5,6 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AppError } from '../errors.js';
 
 /** Suffix of upload temp files; the sweeper removes stale ones. */
 export const TEMP_UPLOAD_SUFFIX = '.upload';
@@ -15,18 +14,12 @@ export interface TempFile {
   bytes: number;
 }
 
-const formatMegabytes = (bytes: number) => {
-  const mb = bytes / (1024 * 1024);
-  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
-};
-
-/** 413 for a file over `maxBytes`, with the limit in the message. */
-export function fileTooLarge(maxBytes: number): AppError {
-  return new AppError(
-    413,
-    'file_too_large',
-    `The file is too large (limit ${formatMegabytes(maxBytes)}).`,
-  );
+/** The streamed file went over `maxBytes`; the upload form answers it as 413. */
+export class FileTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the file is over the limit of ${maxBytes} bytes`);
+    this.name = 'FileTooLargeError';
+  }
 }
 
 class ByteLimit extends Transform {
@@ -40,14 +33,14 @@ class ByteLimit extends Transform {
     callback: (error?: Error | null, data?: Buffer) => void,
   ) {
     this.bytes += chunk.length;
-    if (this.bytes > this.maxBytes) callback(fileTooLarge(this.maxBytes));
+    if (this.bytes > this.maxBytes) callback(new FileTooLargeError(this.maxBytes));
     else callback(null, chunk);
   }
 }
 
 /**
  * Streams an upload to a fresh file in `tempDir` (created when missing), never holding it in
- * memory. More than `maxBytes` → AppError 413 and the partial file is removed; any other stream
+ * memory. More than `maxBytes` → FileTooLargeError and the partial file is removed; any other stream
  * failure (client gone) removes it too and is rethrown. The caller deletes the file when done
  * (`removeFile`); the sweeper removes what a crash leaves behind.
  */

@@ -1,7 +1,21 @@
 import type { FastifyInstance } from 'fastify';
+import { AppError, notFound } from '../../errors.js';
 import { MEDIA_CSP } from '../../http/security-headers.js';
+import { openSignedMedia, type MediaRefusalReason } from '../../media/media-files.js';
 import { MEDIA_PATH_PREFIX } from '../../media/signed-urls.js';
-import { openSignedMedia, type UploadsDeps } from './uploads.service.js';
+import { isSessionLive } from '../auth/auth.service.js';
+import type { UploadsDeps } from './uploads.service.js';
+
+const invalidMediaLink = (message: string) => new AppError(403, 'invalid_media_link', message);
+
+const MEDIA_REFUSALS: Record<MediaRefusalReason, () => AppError> = {
+  invalid: () => invalidMediaLink('This media link is not valid.'),
+  expired: () =>
+    invalidMediaLink('This media link has expired. Reload the page to get a fresh one.'),
+  session_ended: () =>
+    invalidMediaLink('This media link belongs to a session that has ended. Sign in again.'),
+  not_found: () => notFound('The file'),
+};
 
 /**
  * Serves stored media to `<img>` tags and downloads through signed URLs (no bearer header):
@@ -9,17 +23,27 @@ import { openSignedMedia, type UploadsDeps } from './uploads.service.js';
  * a live session. With S3 storage the API hands out presigned bucket URLs instead; this route
  * still serves any signed `/media/…` URL from the bucket.
  */
-export function mediaRoutes(app: FastifyInstance, deps: UploadsDeps): void {
+export function mediaRoutes(
+  app: FastifyInstance,
+  deps: Pick<UploadsDeps, 'db' | 'config' | 'storage'>,
+): void {
+  const media = {
+    secret: deps.config.secret,
+    storage: deps.storage,
+    isSessionLive: (sessionId: number) => isSessionLive(deps, sessionId),
+  };
   app.get(`${MEDIA_PATH_PREFIX}*`, { config: { access: 'public' } }, async (request, reply) => {
     const key = (request.params as { '*': string })['*'];
-    const media = await openSignedMedia(deps, key, request.query as Record<string, unknown>);
+    const opened = await openSignedMedia(media, key, request.query as Record<string, unknown>);
+    if (!opened.ok) throw MEDIA_REFUSALS[opened.reason]();
+    const { contentType, size, disposition, maxAgeSeconds, body } = opened.media;
     void reply
-      .header('content-type', media.contentType)
+      .header('content-type', contentType)
       .header('x-content-type-options', 'nosniff')
       .header('content-security-policy', MEDIA_CSP)
-      .header('cache-control', `private, max-age=${media.maxAgeSeconds}`);
-    if (media.size > 0) void reply.header('content-length', media.size);
-    if (media.disposition) void reply.header('content-disposition', media.disposition);
-    return reply.send(media.body);
+      .header('cache-control', `private, max-age=${maxAgeSeconds}`);
+    if (size > 0) void reply.header('content-length', size);
+    if (disposition) void reply.header('content-disposition', disposition);
+    return reply.send(body);
   });
 }

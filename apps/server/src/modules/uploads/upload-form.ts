@@ -4,7 +4,7 @@ import type { Multipart } from '@fastify/multipart';
 import { createUploadDtoSchema } from '@sitelog/shared';
 import type { z } from 'zod';
 import { AppError, badRequest } from '../../errors.js';
-import { fileTooLarge, removeFile, saveStreamToTempFile } from '../../media/temp-files.js';
+import { FileTooLargeError, removeFile, saveStreamToTempFile } from '../../media/temp-files.js';
 
 export const FILE_PART = 'file';
 export const DTO_PART = 'createUploadDto';
@@ -25,6 +25,20 @@ export interface ReadUploadFormOptions {
 }
 
 const FORM_HELP = `Send a multipart/form-data body with a "${FILE_PART}" part (the photo) and a "${DTO_PART}" part ({"name","description","projectId"} as JSON).`;
+
+const formatMegabytes = (bytes: number) => {
+  const mb = bytes / (1024 * 1024);
+  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+};
+
+/** 413 for a file over `maxBytes`, with the limit in the message. */
+export function fileTooLarge(maxBytes: number): AppError {
+  return new AppError(
+    413,
+    'file_too_large',
+    `The file is too large (limit ${formatMegabytes(maxBytes)}).`,
+  );
+}
 
 const notMultipart = () => new AppError(400, 'multipart_required', FORM_HELP);
 const missingFile = () =>
@@ -78,6 +92,7 @@ function formError(err: unknown, maxBytes: number): Error {
 /** A failure while streaming the file: the client's fault unless the disk said otherwise. */
 function streamError(err: unknown): unknown {
   if (err instanceof AppError) return err;
+  if (err instanceof FileTooLargeError) return fileTooLarge(err.maxBytes);
   const isSystemError = typeof err === 'object' && err !== null && 'syscall' in err;
   return isSystemError ? err : malformedForm();
 }

@@ -167,3 +167,22 @@ export async function deleteUpload(db: Database, id: number): Promise<boolean> {
   const result = await db.deleteFrom('uploads').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/**
+ * The keys among `keys` that some upload row references (one query; the media sweeper asks per
+ * batch, on the `*_key` indexes).
+ */
+export async function findReferencedMediaKeys(db: Database, keys: string[]): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('uploads')
+    .select(['preview_key', 'formatted_key', 'original_key'])
+    .where((eb) =>
+      eb.or([
+        eb('preview_key', 'in', keys),
+        eb('formatted_key', 'in', keys),
+        eb('original_key', 'in', keys),
+      ]),
+    )
+    .execute();
+  return new Set(rows.flatMap((r) => [r.preview_key, r.formatted_key, r.original_key]));
+}

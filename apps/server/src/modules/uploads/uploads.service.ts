@@ -3,21 +3,16 @@ import type { FeedQuery, UpdateUploadRequest, Upload } from '@sitelog/shared';
 import { limits, updateUploadRequestSchema } from '@sitelog/shared';
 import type { Config } from '../../config.js';
 import { nowIso, writeTransaction, type Database } from '../../db/database.js';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
-import type { ImageProcessor } from '../../media/images.js';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import type { ImageProcessor } from '../../media/image-processor.js';
 import type { MediaLinks } from '../../media/links.js';
-import {
-  attachmentDisposition,
-  extensionForType,
-  isOriginalKey,
-  newUploadKeys,
-} from '../../media/media-types.js';
-import { verifyMediaUrl } from '../../media/signed-urls.js';
-import type { Storage, StoredObjectStream } from '../../media/storage/index.js';
+import { extensionForType, newUploadKeys } from '../../media/media-types.js';
+import type { Storage } from '../../media/storage/index.js';
 import { removeFile } from '../../media/temp-files.js';
-import { isSessionLive, type AuthUser } from '../auth/auth.service.js';
+import type { AuthUser } from '../auth/auth.service.js';
 import { assertProjectOpen, getProject, recordUploadChange } from '../projects/projects.service.js';
 import { assertMemberExists, recordUploadCountChange } from '../users/users.service.js';
+import { throwAsHttpError } from './image-refusals.js';
 import { readUploadForm } from './upload-form.js';
 import * as repo from './uploads.repository.js';
 
@@ -194,7 +189,7 @@ export async function storeUpload(
   deps: Pick<UploadsDeps, 'db' | 'storage' | 'images'>,
   input: NewUploadInput,
 ): Promise<number> {
-  const image = await deps.images.process(input.filePath);
+  const image = await deps.images.process(input.filePath).catch(throwAsHttpError);
   const keys = newUploadKeys({
     original: image.type,
     formatted: image.formatted.contentType,
@@ -351,46 +346,4 @@ export async function deleteUpload(
       deps.storage.delete(key).catch(() => undefined),
     ),
   );
-}
-
-// ---- media -----------------------------------------------------------------------------------
-
-export interface MediaResponse extends StoredObjectStream {
-  /** Seconds the signed URL stays valid: the browser may cache the bytes that long. */
-  maxAgeSeconds: number;
-  /** `Content-Disposition` for downloads (originals), null for inline images. */
-  disposition: string | null;
-}
-
-const invalidMediaLink = (message: string) => new AppError(403, 'invalid_media_link', message);
-
-/**
- * GET /media/{key}?exp&sid[&dl]&sig: checks the signature and expiry, then that the session the
- * URL was issued to is still live (logout and deactivation revoke media URLs at once), and opens
- * the stored object. Originals are always downloads, never rendered inline.
- */
-export async function openSignedMedia(
-  deps: Pick<UploadsDeps, 'db' | 'config' | 'storage'>,
-  key: string,
-  query: Record<string, unknown>,
-): Promise<MediaResponse> {
-  const now = Date.now();
-  const check = verifyMediaUrl(key, query, { secret: deps.config.secret, now });
-  if (!check.ok) {
-    throw invalidMediaLink(
-      check.reason === 'expired'
-        ? 'This media link has expired. Reload the page to get a fresh one.'
-        : 'This media link is not valid.',
-    );
-  }
-  if (!(await isSessionLive(deps, check.sessionId)))
-    throw invalidMediaLink('This media link belongs to a session that has ended. Sign in again.');
-  const object = await deps.storage.stream(key);
-  if (!object) throw notFound('The file');
-  const filename = check.download ?? (isOriginalKey(key) ? (key.split('/').pop() ?? key) : null);
-  return {
-    ...object,
-    maxAgeSeconds: Math.max(0, check.expiresAt - Math.floor(now / 1000)),
-    disposition: filename === null ? null : attachmentDisposition(filename),
-  };
 }

@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { text } from 'node:stream/consumers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSignedMedia, type SignedMediaDeps } from './media-files.js';
+import { signMediaUrl } from './signed-urls.js';
+import { createLocalStorage, type Storage } from './storage/index.js';
+
+const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
+const DIR = 'uploads/ab/ab12cd34-0000-4000-8000-000000000000';
+const LIVE_SESSION = 7;
+let root: string;
+let storage: Storage;
+
+beforeAll(async () => {
+  root = mkdtempSync(path.join(tmpdir(), 'sitelog-media-files-'));
+  storage = createLocalStorage(root);
+  await storage.put(`${DIR}/preview.webp`, Buffer.from('preview bytes'), 'image/webp');
+  await storage.put(`${DIR}/original.jpg`, Buffer.from('original bytes'), 'image/jpeg');
+});
+afterAll(async () => {
+  await storage.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** The live sessions are the caller's to say; here only LIVE_SESSION is. */
+const deps = (): SignedMediaDeps => ({
+  secret: SECRET,
+  storage,
+  isSessionLive: async (id) => id === LIVE_SESSION,
+});
+
+/** Signs `key` and opens it the way the media route does, with the URL's own query. */
+function open(
+  key: string,
+  options: { sessionId?: number; ttlSeconds?: number; now?: number } = {},
+) {
+  const url = new URL(
+    signMediaUrl(key, {
+      secret: SECRET,
+      ttlSeconds: options.ttlSeconds ?? 3600,
+      sessionId: options.sessionId ?? LIVE_SESSION,
+      ...(options.now === undefined ? {} : { now: options.now }),
+    }),
+    'http://localhost',
+  );
+  return openSignedMedia(deps(), key, Object.fromEntries(url.searchParams));
+}
+
+describe('openSignedMedia', () => {
+  it('opens an inline image for a live session, cacheable until the URL expires', async () => {
+    const opened = await open(`${DIR}/preview.webp`);
+    if (!opened.ok) throw new Error(`refused: ${opened.reason}`);
+    expect(opened.media.contentType).toBe('image/webp');
+    expect(opened.media.disposition).toBeNull();
+    expect(opened.media.maxAgeSeconds).toBeGreaterThan(0);
+    expect(await text(opened.media.body)).toBe('preview bytes');
+  });
+
+  it('serves an original only as a download', async () => {
+    const opened = await open(`${DIR}/original.jpg`);
+    if (!opened.ok) throw new Error(`refused: ${opened.reason}`);
+    expect(opened.media.disposition).toMatch(/^attachment; filename="original\.jpg"/);
+    opened.media.body.destroy();
+  });
+
+  it('gives the reason for each refusal', async () => {
+    const key = `${DIR}/preview.webp`;
+    expect(await open(key, { sessionId: LIVE_SESSION + 1 })).toEqual({
+      ok: false,
+      reason: 'session_ended',
+    });
+    expect(await open(key, { now: Date.now() - 7 * 24 * 3600_000 })).toEqual({
+      ok: false,
+      reason: 'expired',
+    });
+    expect(await openSignedMedia(deps(), key, { exp: '1', sid: '7', sig: 'f'.repeat(64) })).toEqual(
+      { ok: false, reason: 'invalid' },
+    );
+    expect(await open(`${DIR}/formatted.jpg`)).toEqual({ ok: false, reason: 'not_found' });
+  });
+});
