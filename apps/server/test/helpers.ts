@@ -8,7 +8,7 @@ import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { UploadsTable } from '../src/db/schema.js';
-import { createDatabase, migrateToLatest, nowIso, type Database } from '../src/db/database.js';
+import { createDatabase, migrateToLatest, type Database } from '../src/db/database.js';
 import {
   closeImageWorkers,
   createImageProcessor,
@@ -17,7 +17,7 @@ import {
 import { createMediaLinks } from '../src/media/links.js';
 import { createStorage, type Storage } from '../src/media/storage/index.js';
 import { hashPassword } from '../src/modules/auth/passwords.js';
-import { insertUser } from '../src/modules/users/users.repository.js';
+import { createAccount } from '../src/modules/users/users.service.js';
 
 /** Which database the server suite runs on: SQLite unless TEST_DB=postgres. */
 export const testDialect: 'sqlite' | 'postgres' =
@@ -137,7 +137,7 @@ export interface TestUser {
   isAdmin: boolean;
 }
 
-/** Factory: inserts a user straight into the database. */
+/** Factory: creates an account (through the users service's account writer). */
 export async function createUser(
   ctx: Pick<TestContext, 'db'>,
   overrides: Partial<Omit<TestUser, 'id'>> & { isActive?: boolean } = {},
@@ -154,18 +154,12 @@ export async function createUser(
     isAdmin: overrides.isAdmin ?? false,
     password,
   };
-  const now = nowIso();
-  const id = await insertUser(ctx.db, {
-    email: user.email.toLowerCase(),
-    firstname: user.firstname,
-    lastname: user.lastname,
-    password_hash: passwordHash,
-    is_admin: user.isAdmin ? 1 : 0,
-    is_active: overrides.isActive === false ? 0 : 1,
-    created_at: now,
-    updated_at: now,
-    deactivated_at: null,
-  });
+  // Through the one account writer; the hash is made here so tests may pick any password.
+  const id = await createAccount(
+    ctx.db,
+    { ...user, isActive: overrides.isActive !== false },
+    { passwordHash },
+  );
   return { id, ...user };
 }
 

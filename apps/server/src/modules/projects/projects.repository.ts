@@ -240,18 +240,31 @@ export async function removeMark(
 }
 
 /**
- * Keeps the project's stored upload count and activity date in step with its uploads
- * (called by the uploads module inside its write transaction).
+ * Moves the stored upload counts by `delta` (the project's and, when given, the uploader's) and
+ * dates the project's activity at `activityAt`, never moving it back: the sample workspace adds
+ * photos dated in the past, possibly out of order.
  */
-export async function applyUploadChange(
+export async function applyUploadCounts(
   db: Database,
-  projectId: number,
-  countDelta: number,
-  now: string,
+  change: { projectId: number; creatorId: number | null; delta: number; activityAt: string },
 ) {
   await db
     .updateTable('projects')
-    .set((eb) => ({ uploads_count: eb('uploads_count', '+', countDelta), updated_at: now }))
-    .where('id', '=', projectId)
+    .set((eb) => ({
+      uploads_count: eb('uploads_count', '+', change.delta),
+      updated_at: eb
+        .case()
+        .when('updated_at', '<', change.activityAt)
+        .then(change.activityAt)
+        .else(eb.ref('updated_at'))
+        .end(),
+    }))
+    .where('id', '=', change.projectId)
     .execute();
+  if (change.creatorId !== null && change.delta !== 0)
+    await db
+      .updateTable('users')
+      .set((eb) => ({ uploads_count: eb('uploads_count', '+', change.delta) }))
+      .where('id', '=', change.creatorId)
+      .execute();
 }

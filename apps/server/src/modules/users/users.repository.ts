@@ -94,15 +94,3 @@ export function listProfiles(db: Database) {
     .orderBy('id')
     .execute();
 }
-
-export async function addToUploadsCount(
-  db: Database,
-  userId: number,
-  delta: number,
-): Promise<void> {
-  await db
-    .updateTable('users')
-    .set((eb) => ({ uploads_count: eb('uploads_count', '+', delta) }))
-    .where('id', '=', userId)
-    .execute();
-}

@@ -21,7 +21,7 @@ import { isSessionLive } from '../auth/auth.service.js';
 import { hashToken } from '../auth/tokens.js';
 import { createProject, uploadPhoto } from '../../../test/uploads.js';
 import { countUsers } from './users.repository.js';
-import { recordUploadCountChange } from './users.service.js';
+import { recordUploadChange } from '../projects/projects.service.js';
 
 let ctx: TestContext;
 type Member = Awaited<ReturnType<typeof signedInUser>>;
@@ -519,6 +519,7 @@ describe('a deactivated member’s uploads', () => {
 describe('GET /api/user/profile/{id}', () => {
   it('answers the profile with stored project and upload counts', async () => {
     const worker = await signedInUser(ctx, { firstname: 'Pia', lastname: 'Plaster' });
+    const projectIds: number[] = [];
     for (const name of ['Depot', 'Tower']) {
       const res = await api(ctx, {
         method: 'POST',
@@ -527,13 +528,17 @@ describe('GET /api/user/profile/{id}', () => {
         payload: { project: { name, location: 'Ghent, Belgium' } },
       });
       expect(res.statusCode).toBe(200);
+      projectIds.push(res.json<{ id: number }>().id);
     }
+    const projectId = projectIds[0] ?? 0;
+    const counted = { projectId, creatorId: worker.id };
     await writeTransaction(ctx.db, async (trx) => {
-      await recordUploadCountChange(trx, worker.id, 1);
-      await recordUploadCountChange(trx, worker.id, 1);
-      await recordUploadCountChange(trx, worker.id, 1);
+      for (let i = 0; i < 3; i += 1)
+        await recordUploadChange(trx, { kind: 'added', ...counted, at: new Date().toISOString() });
     });
-    await writeTransaction(ctx.db, (trx) => recordUploadCountChange(trx, worker.id, -1));
+    await writeTransaction(ctx.db, (trx) =>
+      recordUploadChange(trx, { kind: 'removed', ...counted }),
+    );
     const res = await get(`/api/user/profile/${worker.id}`, member.token);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
@@ -547,10 +552,22 @@ describe('GET /api/user/profile/{id}', () => {
   });
 
   it('rolls the upload count back with the transaction that failed', async () => {
-    const worker = await createUser(ctx);
+    const worker = await signedInUser(ctx);
+    const project = await api(ctx, {
+      method: 'POST',
+      url: '/api/project/create',
+      token: worker.token,
+      payload: { project: { name: 'Depot', location: 'Ghent, Belgium' } },
+    });
+    const projectId = project.json<{ id: number }>().id;
     await expect(
       writeTransaction(ctx.db, async (trx) => {
-        await recordUploadCountChange(trx, worker.id, 1);
+        await recordUploadChange(trx, {
+          kind: 'added',
+          projectId,
+          creatorId: worker.id,
+          at: new Date().toISOString(),
+        });
         throw new Error('storage failed');
       }),
     ).rejects.toThrow('storage failed');
