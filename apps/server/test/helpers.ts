@@ -123,6 +123,26 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
   };
 }
 
+/**
+ * A second app on the context's config, storage and images but another database (e.g. one that
+ * cannot be reached). The caller closes both.
+ */
+export async function buildAppWithDatabase(
+  ctx: TestContext,
+  db: Database,
+): Promise<FastifyInstance> {
+  const links = createMediaLinks({ config: ctx.config, storage: ctx.storage });
+  const app = await buildApp({
+    config: ctx.config,
+    db,
+    links,
+    storage: ctx.storage,
+    images: ctx.images,
+  });
+  await app.ready();
+  return app;
+}
+
 let userSeq = 0;
 // Hashing is slow on purpose; tests share one hash for the default password.
 const DEFAULT_PASSWORD = 'correct horse battery staple';

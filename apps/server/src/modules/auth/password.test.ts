@@ -204,6 +204,16 @@ describe('GET /api/auth/hints and the sample account', () => {
     expect(await hints(ctx)).toBeNull();
   });
 
+  it('stops offering the sample admin once the account is deactivated', async () => {
+    const admin = await createUser(ctx, { isAdmin: true });
+    await makeSampleAdmin(ctx, admin);
+    expect(await hints(ctx)).toEqual({ email: admin.email, password: admin.password });
+    // Admins cannot be deactivated through the API; an operator can switch one off in the
+    // database, and the login page must stop offering its password at once.
+    await ctx.db.updateTable('users').set({ is_active: 0 }).where('id', '=', admin.id).execute();
+    expect(await hints(ctx)).toBeNull();
+  });
+
   it('never offers the sample admin when HOST is not a loopback address', async () => {
     const open = await createTestContext({ HOST: '0.0.0.0' });
     try {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { ErrorResponse as ErrorBody, Profile, Project, Upload } from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
+import { setProjectActivity, setUploadUpdatedAt } from '../../../test/factories.js';
 import { jpegWithExif, photoJpeg, pngBomb, quadrantImage } from '../../../test/images.js';
 import {
   createProject,
@@ -37,12 +38,16 @@ afterAll(async () => ctx?.close());
 const getProject = async (id: number, token = alice.token) =>
   (await api(ctx, { method: 'GET', url: `/api/project/id/${id}`, token })).json<Project>();
 
+/** A time before anything this file writes: a change made now is dated after it, always. */
+const LONG_AGO = '2001-01-01T00:00:00.000Z';
+
+const getUpload = async (id: number, token = alice.token) =>
+  (await api(ctx, { method: 'GET', url: `/api/upload/full/${id}`, token })).json<Upload>();
+
 const profileUploads = async (id: number) =>
   (
     await api(ctx, { method: 'GET', url: `/api/user/profile/${id}`, token: alice.token })
   ).json<Profile>().uploadsCount;
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('POST /api/upload/autoupload', () => {
   it('stores the photo and answers the upload with links, sizes and what the photo tells', async () => {
@@ -180,9 +185,9 @@ describe('POST /api/upload/autoupload', () => {
 
   it('updates the project (count, last uploads, activity date) and the member’s count', async () => {
     const own = await createProject(ctx, bob.token);
+    await setProjectActivity(ctx, own.id, LONG_AGO);
     const projectBefore = await getProject(own.id, bob.token);
     const bobBefore = await profileUploads(bob.id);
-    await pause(5);
     const first = await uploadPhoto(ctx, bob.token, own.id);
     const second = await uploadPhoto(ctx, bob.token, own.id);
     const after = await getProject(own.id, bob.token);
@@ -624,12 +629,14 @@ describe('PATCH /api/upload/update/no-image/{id}', () => {
     });
 
   it('lets the creator change name and description, and dates the project', async () => {
-    const upload = await uploadPhoto(ctx, alice.token, project.id, {
+    const uploaded = await uploadPhoto(ctx, alice.token, project.id, {
       name: 'Before',
       description: 'Old',
     });
+    await setUploadUpdatedAt(ctx, uploaded.id, LONG_AGO);
+    await setProjectActivity(ctx, project.id, LONG_AGO);
+    const upload = await getUpload(uploaded.id);
     const projectBefore = await getProject(project.id);
-    await pause(5);
     const res = await patch(upload.id, alice.token, {
       name: ' After ',
       description: 'New text',
@@ -665,9 +672,9 @@ describe('PATCH /api/upload/update/no-image/{id}', () => {
     const from = await createProject(ctx, alice.token);
     const to = await createProject(ctx, bob.token);
     const upload = await uploadPhoto(ctx, alice.token, from.id);
+    await setProjectActivity(ctx, to.id, LONG_AGO);
     const fromBefore = await getProject(from.id);
     const toBefore = await getProject(to.id);
-    await pause(5);
     const res = await patch(upload.id, alice.token, { projectId: to.id });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ project: { id: to.id, name: to.name } });
@@ -739,9 +746,9 @@ describe('DELETE /api/upload/delete/{id}', () => {
     const keep = await uploadPhoto(ctx, bob.token, own.id, { name: 'keep' });
     const gone = await uploadPhoto(ctx, bob.token, own.id, { name: 'gone' });
     const keysBefore = await storedKeys(ctx);
+    await setProjectActivity(ctx, own.id, LONG_AGO);
     const projectBefore = await getProject(own.id, bob.token);
     const bobBefore = await profileUploads(bob.id);
-    await pause(5);
 
     const res = await api(ctx, {
       method: 'DELETE',
