@@ -5,10 +5,14 @@ import type { AddressInfo } from 'node:net';
 import type { ErrorResponse as ErrorBody, Profile, Project, Upload } from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
-import { setProjectActivity, setUploadUpdatedAt } from '../../../test/factories.js';
+import {
+  archiveProject,
+  buildProject,
+  setProjectActivity,
+  setUploadUpdatedAt,
+} from '../../../test/factories.js';
 import { jpegWithExif, photoJpeg, pngBomb, quadrantImage } from '../../../test/images.js';
 import {
-  createProject,
   dtoPart,
   filePart,
   multipartBody,
@@ -31,7 +35,7 @@ beforeAll(async () => {
   ctx = await createTestContext();
   alice = await signedInUser(ctx, { firstname: 'Alice', lastname: 'Archer' });
   bob = await signedInUser(ctx, { firstname: 'Bob', lastname: 'Builder' });
-  project = await createProject(ctx, alice.token, 'Riverside Block C');
+  project = await buildProject(ctx, { creatorId: alice.id, name: 'Riverside Block C' });
 });
 afterAll(async () => ctx?.close());
 
@@ -184,7 +188,7 @@ describe('POST /api/upload/autoupload', () => {
   });
 
   it('updates the project (count, last uploads, activity date) and the member’s count', async () => {
-    const own = await createProject(ctx, bob.token);
+    const own = await buildProject(ctx, { creatorId: bob.id });
     await setProjectActivity(ctx, own.id, LONG_AGO);
     const projectBefore = await getProject(own.id, bob.token);
     const bobBefore = await profileUploads(bob.id);
@@ -322,12 +326,8 @@ describe('bad uploads', () => {
   });
 
   it('refuses an archived project (403)', async () => {
-    const archived = await createProject(ctx, alice.token);
-    await ctx.db
-      .updateTable('projects')
-      .set({ archived_at: new Date().toISOString() })
-      .where('id', '=', archived.id)
-      .execute();
+    const archived = await buildProject(ctx, { creatorId: alice.id });
+    await archiveProject(ctx, archived.id);
     await expectRefused(
       [filePart(await jpegWithExif()), dtoPart({ projectId: archived.id })],
       403,
@@ -385,7 +385,7 @@ describe('bad uploads', () => {
     beforeAll(async () => {
       small = await createTestContext({ UPLOAD_MAX_BYTES: String(LIMIT) });
       carol = await signedInUser(small);
-      smallProject = await createProject(small, carol.token);
+      smallProject = await buildProject(small, { creatorId: carol.id });
     });
     afterAll(async () => small?.close());
 
@@ -492,7 +492,7 @@ describe('feeds', () => {
 
   beforeAll(async () => {
     dave = await signedInUser(ctx, { firstname: 'Dave' });
-    feedProject = await createProject(ctx, dave.token);
+    feedProject = await buildProject(ctx, { creatorId: dave.id });
     mine = [];
     for (const name of ['one', 'two', 'three']) {
       mine.push(await uploadPhoto(ctx, dave.token, feedProject.id, { name }));
@@ -533,7 +533,7 @@ describe('feeds', () => {
   });
 
   it('project/{id}/latest: empty for a project without uploads, 404 for an unknown one', async () => {
-    const empty = await createProject(ctx, bob.token);
+    const empty = await buildProject(ctx, { creatorId: bob.id });
     const none = await api(ctx, {
       method: 'GET',
       url: `/api/upload/project/${empty.id}/latest`,
@@ -581,7 +581,7 @@ describe('feeds', () => {
   });
 
   it('caps the project and member feeds at 100', async () => {
-    const busy = await createProject(ctx, dave.token);
+    const busy = await buildProject(ctx, { creatorId: dave.id });
     const template = await ctx.db
       .selectFrom('uploads')
       .selectAll()
@@ -669,8 +669,8 @@ describe('PATCH /api/upload/update/no-image/{id}', () => {
   });
 
   it('moves an upload to another project and keeps both counts right', async () => {
-    const from = await createProject(ctx, alice.token);
-    const to = await createProject(ctx, bob.token);
+    const from = await buildProject(ctx, { creatorId: alice.id });
+    const to = await buildProject(ctx, { creatorId: bob.id });
     const upload = await uploadPhoto(ctx, alice.token, from.id);
     await setProjectActivity(ctx, to.id, LONG_AGO);
     const fromBefore = await getProject(from.id);
@@ -742,7 +742,7 @@ describe('PATCH /api/upload/update/no-image/{id}', () => {
 
 describe('DELETE /api/upload/delete/{id}', () => {
   it('lets the creator delete: the row, the files and the counts go', async () => {
-    const own = await createProject(ctx, bob.token);
+    const own = await buildProject(ctx, { creatorId: bob.id });
     const keep = await uploadPhoto(ctx, bob.token, own.id, { name: 'keep' });
     const gone = await uploadPhoto(ctx, bob.token, own.id, { name: 'gone' });
     const keysBefore = await storedKeys(ctx);
@@ -867,12 +867,8 @@ describe('storeUpload when a later step fails', () => {
   }
 
   it('removes the stored files when the row cannot be inserted', async () => {
-    const archived = await createProject(ctx, alice.token);
-    await ctx.db
-      .updateTable('projects')
-      .set({ archived_at: new Date().toISOString() })
-      .where('id', '=', archived.id)
-      .execute();
+    const archived = await buildProject(ctx, { creatorId: alice.id });
+    await archiveProject(ctx, archived.id);
     const keys = await storedKeys(ctx);
     const rows = await uploadRowCount(ctx);
     const aliceBefore = await profileUploads(alice.id);

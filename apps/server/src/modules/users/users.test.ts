@@ -11,15 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
   createTestContext,
-  createUser,
   login,
   signedInUser,
   type TestContext,
 } from '../../../test/helpers.js';
+import { buildUser, buildProject } from '../../../test/factories.js';
 import { writeTransaction } from '../../db/database.js';
 import { isSessionLive } from '../auth/auth.service.js';
 import { hashToken } from '../auth/tokens.js';
-import { createProject, uploadPhoto } from '../../../test/uploads.js';
+import { uploadPhoto } from '../../../test/uploads.js';
 import { countUsers } from './users.repository.js';
 import { recordUploadChange } from '../projects/projects.service.js';
 
@@ -80,7 +80,7 @@ describe('who may call what', () => {
   ];
 
   it.each(adminCalls)('%s: 401 signed out, 403 for a member', async (_name, call) => {
-    const target = await createUser(ctx);
+    const target = await buildUser(ctx);
     const before = await countUsers(ctx.db);
     const signedOut = await call(target.id, undefined);
     expect(signedOut.statusCode).toBe(401);
@@ -107,7 +107,7 @@ describe('who may call what', () => {
   });
 
   it('refuses a cross-site activation and never answers HEAD on it', async () => {
-    const target = await createUser(ctx, { isActive: false });
+    const target = await buildUser(ctx, { isActive: false });
     const cross = await api(ctx, {
       method: 'GET',
       url: `/api/user/${target.id}/activate`,
@@ -132,8 +132,8 @@ describe('who may call what', () => {
 
 describe('GET /api/user/all', () => {
   it('lists every non-admin account, active or not, and hides admins', async () => {
-    const otherAdmin = await createUser(ctx, { isAdmin: true });
-    const gone = await createUser(ctx, { firstname: 'Gus', lastname: 'Gone', isActive: false });
+    const otherAdmin = await buildUser(ctx, { isAdmin: true });
+    const gone = await buildUser(ctx, { firstname: 'Gus', lastname: 'Gone', isActive: false });
     const res = await get('/api/user/all', admin.token);
     expect(res.statusCode).toBe(200);
     const list = res.json<User[]>();
@@ -479,7 +479,7 @@ describe('DELETE /api/user/{id} and GET /api/user/{id}/activate', () => {
 describe('a deactivated member’s uploads', () => {
   it('stay shown and attributed, their media links die with the sessions, and the count follows uploads and deletes', async () => {
     const photographer = await signedInUser(ctx, { firstname: 'Paz', lastname: 'Photo' });
-    const site = await createProject(ctx, photographer.token, 'Quay repairs');
+    const site = await buildProject(ctx, { creatorId: photographer.id, name: 'Quay repairs' });
     const first = await uploadPhoto(ctx, photographer.token, site.id, { name: 'Pier 1' });
     const second = await uploadPhoto(ctx, photographer.token, site.id, { name: 'Pier 2' });
     const profileOf = async () =>
@@ -593,7 +593,7 @@ describe('GET /api/user/profile/{id}', () => {
 
 describe('GET /api/user/all/profile', () => {
   it('lists every member, admins and deactivated included, with a matching count', async () => {
-    const gone = await createUser(ctx, { isActive: false });
+    const gone = await buildUser(ctx, { isActive: false });
     const res = await get('/api/user/all/profile', member.token);
     expect(res.statusCode).toBe(200);
     const body = res.json<ProfilesResponse>();
