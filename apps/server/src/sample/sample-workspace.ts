@@ -15,7 +15,7 @@ import { storeUpload } from '../modules/uploads/uploads.service.js';
 import { createAccount, hasAccounts } from '../modules/users/users.service.js';
 import { renderSamplePhoto, type SampleScene } from './sample-photos.js';
 
-export interface SeedDeps {
+interface SeedDeps {
   config: Config;
   db: Database;
   storage: Storage;

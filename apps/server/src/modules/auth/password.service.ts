@@ -9,7 +9,7 @@ import {
 } from './auth.service.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 
-export const WRONG_CURRENT_PASSWORD = 'The current password is not correct.';
+const WRONG_CURRENT_PASSWORD = 'The current password is not correct.';
 
 /**
  * Changes the signed-in user's password. The current password must be right (a wrong one counts

@@ -44,7 +44,7 @@ const common = new Set(
 );
 
 /** Whose password it is: the policy refuses passwords that contain their name or email. */
-export interface PasswordOwner {
+interface PasswordOwner {
   firstname: string;
   lastname: string;
   email: string;

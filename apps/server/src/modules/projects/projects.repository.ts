@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 
 /** How many thumbnails a project carries in `lastUploads`. */
-export const LAST_UPLOADS_PER_PROJECT = 4;
+const LAST_UPLOADS_PER_PROJECT = 4;
 
 export type ProjectFilter =
   | { kind: 'id'; id: number }
@@ -91,7 +91,7 @@ export function findProjects(db: Database, filter: ProjectFilter, viewerId: numb
   return query.execute();
 }
 
-export type ProjectDbRow = Awaited<ReturnType<typeof findProjects>>[number];
+export type ProjectForViewerRow = Awaited<ReturnType<typeof findProjects>>[number];
 
 /**
  * The newest uploads of each given project (at most `perProject` each), in one query: for each
@@ -157,7 +157,7 @@ export function findProjectOwner(db: Database, id: number) {
     .executeTakeFirst();
 }
 
-export interface ProjectValues {
+interface ProjectValues {
   name: string;
   location: string;
   latitude: number | null;

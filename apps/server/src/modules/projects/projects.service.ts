@@ -15,7 +15,7 @@ export interface ProjectsDeps {
 /** Maps rows to the spec's Project shape, with `lastUploads` fetched in one batched query. */
 async function toProjects(
   deps: ProjectsDeps,
-  rows: repo.ProjectDbRow[],
+  rows: repo.ProjectForViewerRow[],
   viewer: AuthUser,
 ): Promise<Project[]> {
   const thumbs = await repo.findLastUploads(
@@ -101,7 +101,7 @@ export async function listProjectRows(deps: Pick<ProjectsDeps, 'db'>): Promise<P
 }
 
 /** A project's fields as the route's schema hands them over (trimmed, description defaulted). */
-export type ProjectFields = z.output<typeof projectInputSchema>;
+type ProjectFields = z.output<typeof projectInputSchema>;
 
 function values(fields: ProjectFields) {
   return {
@@ -150,7 +150,7 @@ export async function updateProject(
   return getProject(deps, id, viewer);
 }
 
-export type Mark = 'favor' | 'unfavor' | 'follow' | 'unfollow';
+type Mark = 'favor' | 'unfavor' | 'follow' | 'unfollow';
 
 /**
  * Sets or clears one member's bookmark or follow on a project; setting twice is a no-op. The
@@ -190,7 +190,7 @@ export async function assertProjectOpen(deps: Pick<ProjectsDeps, 'db'>, id: numb
 }
 
 /** What happened to an upload, as far as the stored counts care. */
-export type UploadChange =
+type UploadChange =
   | { kind: 'added'; projectId: number; creatorId: number; at: string }
   | { kind: 'removed'; projectId: number; creatorId: number }
   | { kind: 'moved'; from: number; to: number }

@@ -78,7 +78,7 @@ const profileColumns = [
   'uploads_count',
 ] as const;
 
-export type ProfileDbRow = NonNullable<Awaited<ReturnType<typeof findProfileById>>>;
+export type ProfileRow = NonNullable<Awaited<ReturnType<typeof findProfileById>>>;
 
 export function findProfileById(db: Database, id: number) {
   return db.selectFrom('users').select(profileColumns).where('id', '=', id).executeTakeFirst();

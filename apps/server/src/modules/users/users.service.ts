@@ -25,7 +25,7 @@ function toUser(row: NonNullable<repo.AccountRow>): User {
   };
 }
 
-function toProfile(row: repo.ProfileDbRow): Profile {
+function toProfile(row: repo.ProfileRow): Profile {
   return {
     id: row.id,
     firstname: row.firstname,
@@ -43,7 +43,7 @@ export async function listUsers(deps: Pick<UsersDeps, 'db'>): Promise<User[]> {
   return (await repo.listNonAdminAccounts(deps.db)).map(toUser);
 }
 
-export interface NewAccount {
+interface NewAccount {
   email: string;
   firstname: string;
   lastname: string;
@@ -57,7 +57,7 @@ export interface NewAccount {
  * hashed), or already hashed by a caller whose password no person chose (the sample workspace's
  * generated one, shared by its members).
  */
-export type NewAccountPassword = { password: string } | { passwordHash: string };
+type NewAccountPassword = { password: string } | { passwordHash: string };
 
 /**
  * The one writer of user rows (the users API, the create-admin CLI, the sample workspace and the
