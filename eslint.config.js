@@ -86,4 +86,96 @@ export default tseslint.config(
       ],
     },
   },
+  // Server layers, bottom up: config and db (and errors) < media < modules (route, service,
+  // repository per domain; routes use the http helpers) < app, main, cli, sample. A layer imports
+  // only from below it, and a module reaches another module's data through that module's
+  // service, never its repository.
+  {
+    files: ['apps/server/src/config.ts', 'apps/server/src/db/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\.?/)+(modules|media|http|cli|sample)(/|$)',
+              message: 'config and db are the bottom layer: they import nothing above them.',
+            },
+            {
+              regex: '^(\\.\\.?/)+(app|main)\\.js$',
+              message: 'config and db are the bottom layer: they import nothing above them.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/config.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\./(db|modules|media|http|cli|sample)(/|$)|^\\./(app|main)\\.js$',
+              message: 'config is the bottom layer: it imports nothing above it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/media/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\.?/)+(modules|http|cli|sample)(/|$)|^(\\.\\.?/)+(app|main)\\.js$',
+              message: 'media sits below the modules: it imports config, db and errors only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/modules/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(modules/)?[^./][^/]*/[^/]+\\.repository(\\.js)?$',
+              message: "A module uses another module's service, never its repository.",
+            },
+            {
+              regex: '^(\\.\\.?/)+(cli|sample)(/|$)|^(\\.\\.?/)+(app|main)\\.js$',
+              message: 'Modules sit below app, cli and sample: they do not import them.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/cli/**/*.ts', 'apps/server/src/sample/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '\\.repository(\\.js)?$',
+              message: 'The CLI and the sample workspace write through services, not repositories.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -13,13 +13,8 @@
 import { gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { listProjectRows } from '../apps/server/src/modules/projects/projects.service.js';
-import {
-  api,
-  createTestContext,
-  createUser,
-  login,
-  testDialect,
-} from '../apps/server/test/helpers.js';
+import { api, createTestContext, login, testDialect } from '../apps/server/test/helpers.js';
+import { buildUser } from '../apps/server/test/factories.js';
 import { median } from './measure.js';
 
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 10_000);
@@ -65,7 +60,7 @@ async function main(): Promise<void> {
 
   try {
     const members = [];
-    for (let i = 0; i < MEMBERS; i += 1) members.push(await createUser(ctx));
+    for (let i = 0; i < MEMBERS; i += 1) members.push(await buildUser(ctx));
     const viewer = members[0];
     if (!viewer) throw new Error('no members');
     const token = await login(ctx, viewer);

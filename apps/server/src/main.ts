@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createDatabase, migrateToLatest, type Database } from './db/database.js';
-import { seedSampleWorkspace } from './db/seed.js';
+import { seedSampleWorkspace } from './sample/sample-workspace.js';
 import { createImageProcessor } from './media/image-processor.js';
 import { createMediaLinks } from './media/links.js';
 import { createStorage } from './media/storage/index.js';

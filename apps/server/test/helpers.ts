@@ -2,13 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Insertable } from 'kysely';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
-import type { UploadsTable } from '../src/db/schema.js';
-import { createDatabase, migrateToLatest, nowIso, type Database } from '../src/db/database.js';
+import { createDatabase, migrateToLatest, type Database } from '../src/db/database.js';
 import {
   createImageProcessor,
   type ImageProcessor,
@@ -16,8 +14,7 @@ import {
 } from '../src/media/image-processor.js';
 import { createMediaLinks } from '../src/media/links.js';
 import { createStorage, type Storage } from '../src/media/storage/index.js';
-import { hashPassword } from '../src/modules/auth/passwords.js';
-import { insertUser } from '../src/modules/users/users.repository.js';
+import { buildUser, type TestUser, type UserOverrides } from './factories.js';
 
 /** Which database the server suite runs on: SQLite unless TEST_DB=postgres. */
 export const testDialect: 'sqlite' | 'postgres' =
@@ -128,50 +125,24 @@ export async function createTestContext(
   };
 }
 
-let userSeq = 0;
-// Hashing is slow on purpose; tests share one hash for the default password.
-const DEFAULT_PASSWORD = 'correct horse battery staple';
-let defaultHash: Promise<string> | null = null;
-
-export interface TestUser {
-  id: number;
-  email: string;
-  firstname: string;
-  lastname: string;
-  password: string;
-  isAdmin: boolean;
-}
-
-/** Factory: inserts a user straight into the database. */
-export async function createUser(
-  ctx: Pick<TestContext, 'db'>,
-  overrides: Partial<Omit<TestUser, 'id'>> & { isActive?: boolean } = {},
-): Promise<TestUser> {
-  userSeq += 1;
-  const password = overrides.password ?? DEFAULT_PASSWORD;
-  defaultHash ??= hashPassword(DEFAULT_PASSWORD);
-  const passwordHash =
-    password === DEFAULT_PASSWORD ? await defaultHash : await hashPassword(password);
-  const user = {
-    email: overrides.email ?? `user${userSeq}-${randomBytes(3).toString('hex')}@example.com`,
-    firstname: overrides.firstname ?? `First${userSeq}`,
-    lastname: overrides.lastname ?? `Last${userSeq}`,
-    isAdmin: overrides.isAdmin ?? false,
-    password,
-  };
-  const now = nowIso();
-  const id = await insertUser(ctx.db, {
-    email: user.email.toLowerCase(),
-    firstname: user.firstname,
-    lastname: user.lastname,
-    password_hash: passwordHash,
-    is_admin: user.isAdmin ? 1 : 0,
-    is_active: overrides.isActive === false ? 0 : 1,
-    created_at: now,
-    updated_at: now,
-    deactivated_at: null,
+/**
+ * A second app on the context's config, storage and images but another database (e.g. one that
+ * cannot be reached). The caller closes both.
+ */
+export async function buildAppWithDatabase(
+  ctx: TestContext,
+  db: Database,
+): Promise<FastifyInstance> {
+  const links = createMediaLinks({ config: ctx.config, storage: ctx.storage });
+  const app = await buildApp({
+    config: ctx.config,
+    db,
+    links,
+    storage: ctx.storage,
+    images: ctx.images,
   });
-  return { id, ...user };
+  await app.ready();
+  return app;
 }
 
 /** Signs in through the API and returns the bearer token. */
@@ -191,9 +162,9 @@ export async function login(
 /** Creates a user and signs them in. */
 export async function signedInUser(
   ctx: Pick<TestContext, 'app' | 'db'>,
-  overrides: Parameters<typeof createUser>[1] = {},
+  overrides: UserOverrides = {},
 ): Promise<TestUser & { token: string }> {
-  const user = await createUser(ctx, overrides);
+  const user = await buildUser(ctx, overrides);
   return { ...user, token: await login(ctx, user) };
 }
 
@@ -207,54 +178,4 @@ export function api(
     ...rest,
     headers: { ...(headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
   });
-}
-
-let uploadSeq = 0;
-
-/**
- * Factory: the values of an upload row with placeholder media keys (no files behind them), for
- * tests of lists, paging and counts that do not need real images.
- */
-export function uploadRowValues(values: {
-  projectId: number;
-  creatorId: number;
-  createdAt: string;
-  keyPrefix?: string;
-}): Insertable<UploadsTable> {
-  uploadSeq += 1;
-  const prefix = values.keyPrefix ?? `uploads/test/${uploadSeq}`;
-  return {
-    project_id: values.projectId,
-    creator_id: values.creatorId,
-    name: `upload ${uploadSeq}`,
-    description: '',
-    created_at: values.createdAt,
-    updated_at: values.createdAt,
-    preview_key: `${prefix}/preview.webp`,
-    formatted_key: `${prefix}/formatted.jpg`,
-    original_key: `${prefix}/original.jpg`,
-    original_type: 'image/jpeg',
-    original_bytes: 1,
-    formatted_width: 1,
-    formatted_height: 1,
-    preview_width: 1,
-    preview_height: 1,
-    captured_at: null,
-    latitude: null,
-    longitude: null,
-    camera: null,
-  };
-}
-
-/** Factory: inserts an upload row (see uploadRowValues) and returns its id. */
-export async function insertUploadRow(
-  ctx: Pick<TestContext, 'db'>,
-  values: Parameters<typeof uploadRowValues>[0],
-): Promise<number> {
-  const row = await ctx.db
-    .insertInto('uploads')
-    .values(uploadRowValues(values))
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
 }

@@ -85,22 +85,6 @@ export async function uploadPhoto(
   return res.json<Upload>();
 }
 
-/** Creates a project through the API. */
-export async function createProject(
-  ctx: Pick<TestContext, 'app'>,
-  token: string,
-  name = `Project ${randomBytes(3).toString('hex')}`,
-): Promise<{ id: number; name: string }> {
-  const res = await api(ctx, {
-    method: 'POST',
-    url: '/api/project/create',
-    token,
-    payload: { project: { name, location: 'Hamburg, Germany' } },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<{ id: number; name: string }>();
-}
-
 /** Every stored upload object's key, sorted. */
 export async function storedKeys(ctx: Pick<TestContext, 'storage'>): Promise<string[]> {
   const keys: string[] = [];

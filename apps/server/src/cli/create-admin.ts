@@ -2,12 +2,9 @@
 // Creates the first admin of a production install (SAMPLE_DATA=off). Prompts for what is missing.
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { newUserSchema } from '@sitelog/shared';
 import { ConfigError, loadConfig } from '../config.js';
-import { createDatabase, isUniqueViolation, migrateToLatest, nowIso } from '../db/database.js';
-import { normalizeEmail } from '../modules/auth/auth.service.js';
-import { hashPassword, passwordProblem } from '../modules/auth/passwords.js';
-import { insertUser } from '../modules/users/users.repository.js';
+import { createDatabase, migrateToLatest } from '../db/database.js';
+import { createAdminAccount } from './admin-account.js';
 
 async function ask(question: string): Promise<string> {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
@@ -36,36 +33,12 @@ async function run(): Promise<void> {
       process.env.ADMIN_PASSWORD ??
       (await ask('Password (min. 8 characters): ')),
   };
-  const parsed = newUserSchema.safeParse(input);
-  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => i.message).join('\n'));
-  const user = parsed.data;
-  const problem = passwordProblem(user.password, [
-    user.firstname,
-    user.lastname,
-    user.email.split('@')[0] ?? '',
-  ]);
-  if (problem) throw new ConfigError(problem);
-
   const config = loadConfig();
   const db = createDatabase(config.database);
   try {
     await migrateToLatest(db);
-    const now = nowIso();
-    const id = await insertUser(db, {
-      email: normalizeEmail(user.email),
-      firstname: user.firstname,
-      lastname: user.lastname,
-      password_hash: await hashPassword(user.password),
-      is_admin: 1,
-      is_active: 1,
-      created_at: now,
-      updated_at: now,
-      deactivated_at: null,
-    });
-    console.log(`Created admin #${id} ${normalizeEmail(user.email)}.`);
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new ConfigError('A user with that email already exists.');
-    throw err;
+    const admin = await createAdminAccount(db, input);
+    console.log(`Created admin #${admin.id} ${admin.email}.`);
   } finally {
     await db.destroy();
   }

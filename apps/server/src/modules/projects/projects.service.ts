@@ -1,5 +1,5 @@
-import type { Project, ProjectInput, ProjectRow } from '@sitelog/shared';
-import { projectInputSchema } from '@sitelog/shared';
+import type { Project, ProjectRow, projectInputSchema } from '@sitelog/shared';
+import type { z } from 'zod';
 import { nowIso, writeTransaction, type Database } from '../../db/database.js';
 import { forbidden, notFound } from '../../errors.js';
 import type { MediaLinks } from '../../media/links.js';
@@ -15,7 +15,7 @@ export interface ProjectsDeps {
 /** Maps rows to the spec's Project shape, with `lastUploads` fetched in one batched query. */
 async function toProjects(
   deps: ProjectsDeps,
-  rows: repo.ProjectDbRow[],
+  rows: repo.ProjectForViewerRow[],
   viewer: AuthUser,
 ): Promise<Project[]> {
   const thumbs = await repo.findLastUploads(
@@ -100,25 +100,38 @@ export async function listProjectRows(deps: Pick<ProjectsDeps, 'db'>): Promise<P
   ]);
 }
 
-function values(input: ProjectInput) {
-  const parsed = projectInputSchema.parse(input);
+/** A project's fields as the route's schema hands them over (trimmed, description defaulted). */
+type ProjectFields = z.output<typeof projectInputSchema>;
+
+function values(fields: ProjectFields) {
   return {
-    name: parsed.name,
-    location: parsed.location,
-    description: parsed.description,
-    latitude: parsed.latitude ?? null,
-    longitude: parsed.longitude ?? null,
+    name: fields.name,
+    location: fields.location,
+    description: fields.description,
+    latitude: fields.latitude ?? null,
+    longitude: fields.longitude ?? null,
   };
+}
+
+/**
+ * Adds a project (and one to its creator's project count) and answers its id. Call it inside a
+ * write transaction; `at` dates it, now unless a caller (the sample workspace) says otherwise.
+ */
+export async function addProject(
+  trx: Database,
+  fields: ProjectFields,
+  creatorId: number,
+  at = nowIso(),
+): Promise<number> {
+  return repo.insertProject(trx, { ...values(fields), creatorId, now: at });
 }
 
 export async function createProject(
   deps: ProjectsDeps,
-  input: ProjectInput,
+  fields: ProjectFields,
   viewer: AuthUser,
 ): Promise<Project> {
-  const id = await writeTransaction(deps.db, (trx) =>
-    repo.insertProject(trx, { ...values(input), creatorId: viewer.id, now: nowIso() }),
-  );
+  const id = await writeTransaction(deps.db, (trx) => addProject(trx, fields, viewer.id));
   return getProject(deps, id, viewer);
 }
 
@@ -126,18 +139,33 @@ export async function createProject(
 export async function updateProject(
   deps: ProjectsDeps,
   id: number,
-  input: ProjectInput,
+  fields: ProjectFields,
   viewer: AuthUser,
 ): Promise<Project> {
   const owner = await repo.findProjectOwner(deps.db, id);
   if (!owner || owner.archived_at !== null) throw notFound('Project');
   if (owner.creator_id !== viewer.id)
     throw forbidden('Only the creator of this project can edit it.');
-  await repo.updateProject(deps.db, id, { ...values(input), now: nowIso() });
+  await repo.updateProject(deps.db, id, { ...values(fields), now: nowIso() });
   return getProject(deps, id, viewer);
 }
 
 type Mark = 'favor' | 'unfavor' | 'follow' | 'unfollow';
+
+/**
+ * Sets or clears one member's bookmark or follow on a project; setting twice is a no-op. The
+ * caller checks the project is open.
+ */
+export async function markProject(
+  db: Database,
+  change: { userId: number; projectId: number; mark: Mark; at?: string },
+): Promise<void> {
+  const { userId, projectId, mark } = change;
+  const table = mark === 'favor' || mark === 'unfavor' ? 'project_bookmarks' : 'project_follows';
+  if (mark === 'favor' || mark === 'follow')
+    await repo.addMark(db, table, userId, projectId, change.at ?? nowIso());
+  else await repo.removeMark(db, table, userId, projectId);
+}
 
 /** Bookmark/follow toggles: per user, idempotent, answering the updated project. */
 export async function setMark(
@@ -148,10 +176,7 @@ export async function setMark(
 ): Promise<Project> {
   const owner = await repo.findProjectOwner(deps.db, id);
   if (!owner || owner.archived_at !== null) throw notFound('Project');
-  const table = mark === 'favor' || mark === 'unfavor' ? 'project_bookmarks' : 'project_follows';
-  if (mark === 'favor' || mark === 'follow')
-    await repo.addMark(deps.db, table, viewer.id, id, nowIso());
-  else await repo.removeMark(deps.db, table, viewer.id, id);
+  await markProject(deps.db, { userId: viewer.id, projectId: id, mark });
   return getProject(deps, id, viewer);
 }
 
@@ -164,14 +189,46 @@ export async function assertProjectOpen(deps: Pick<ProjectsDeps, 'db'>, id: numb
   if (owner.archived_at !== null) throw forbidden('This project is archived; uploads are closed.');
 }
 
+/** What happened to an upload, as far as the stored counts care. */
+type UploadChange =
+  | { kind: 'added'; projectId: number; creatorId: number; at: string }
+  | { kind: 'removed'; projectId: number; creatorId: number }
+  | { kind: 'moved'; from: number; to: number }
+  | { kind: 'edited'; projectId: number };
+
 /**
- * For the uploads module, inside its write transaction: keeps the project's stored upload count
- * and activity date in step (delta +1 on upload, -1 on delete, 0 on edit).
+ * The one writer of the stored upload counts (the project's `uploads_count` and the uploader's)
+ * and of the activity date an upload gives its project; every upload create, delete, move and
+ * edit calls it inside the transaction that changes the upload row, so counts and rows commit
+ * or roll back together. An added upload dates the project at the upload's creation time;
+ * anything else at now.
  */
-export async function recordUploadChange(
-  trx: Database,
-  projectId: number,
-  countDelta: number,
-): Promise<void> {
-  await repo.applyUploadChange(trx, projectId, countDelta, nowIso());
+export async function recordUploadChange(trx: Database, change: UploadChange): Promise<void> {
+  const now = nowIso();
+  switch (change.kind) {
+    case 'added':
+      return repo.applyUploadCounts(trx, { ...change, delta: 1, activityAt: change.at });
+    case 'removed':
+      return repo.applyUploadCounts(trx, { ...change, delta: -1, activityAt: now });
+    case 'moved':
+      await repo.applyUploadCounts(trx, {
+        projectId: change.from,
+        creatorId: null,
+        delta: -1,
+        activityAt: now,
+      });
+      return repo.applyUploadCounts(trx, {
+        projectId: change.to,
+        creatorId: null,
+        delta: 1,
+        activityAt: now,
+      });
+    case 'edited':
+      return repo.applyUploadCounts(trx, {
+        projectId: change.projectId,
+        creatorId: null,
+        delta: 0,
+        activityAt: now,
+      });
+  }
 }

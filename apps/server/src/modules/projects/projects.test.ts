@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  api,
-  createTestContext,
-  insertUploadRow,
-  signedInUser,
-  type TestContext,
-} from '../../../test/helpers.js';
+import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
+import { buildUpload } from '../../../test/factories.js';
 
 let ctx: TestContext;
 type Member = Awaited<ReturnType<typeof signedInUser>>;
@@ -456,17 +451,19 @@ describe('lastUploads', () => {
     const a = await newProject(erin.token, 'Thumbs A');
     const b = await newProject(erin.token, 'Thumbs B');
     const insert = (projectId: number, minutesAgo: number) =>
-      insertUploadRow(ctx, {
+      buildUpload(ctx, {
         projectId,
         creatorId: erin.id,
         createdAt: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
-        keyPrefix: `uploads/aa/${projectId}-${minutesAgo}`,
       });
     const aIds: number[] = [];
     for (const minutes of [60, 10, 50, 20, 40, 30]) aIds.push(await insert(a.id, minutes));
     const bOnly = await insert(b.id, 5);
-    await ctx.db.updateTable('projects').set({ uploads_count: 6 }).where('id', '=', a.id).execute();
-    await ctx.db.updateTable('projects').set({ uploads_count: 1 }).where('id', '=', b.id).execute();
+    const newest = await ctx.db
+      .selectFrom('uploads')
+      .select('preview_key')
+      .where('id', '=', aIds[1] ?? 0)
+      .executeTakeFirstOrThrow();
 
     const list = (
       await api(ctx, { method: 'GET', url: '/api/project/user', token: erin.token })
@@ -483,6 +480,6 @@ describe('lastUploads', () => {
       aIds[4],
     ]);
     expect(byId.get(b.id)?.lastUploads.map((u) => u.id)).toEqual([bOnly]);
-    expect(byId.get(a.id)?.lastUploads[0]?.previewLink).toContain(`${a.id}-10/preview.webp`);
+    expect(byId.get(a.id)?.lastUploads[0]?.previewLink).toContain(newest.preview_key);
   });
 });

@@ -5,7 +5,8 @@ import { api, createTestContext, signedInUser, type TestContext } from '../../..
 import { MEDIA_CSP } from '../../http/security-headers.js';
 import { mediaUrlBucketSeconds, signMediaUrl } from '../../media/signed-urls.js';
 import { jpegWithExif, quadrantImage } from '../../../test/images.js';
-import { createProject, mediaQuery, uploadPhoto } from '../../../test/uploads.js';
+import { mediaQuery, uploadPhoto } from '../../../test/uploads.js';
+import { buildProject } from '../../../test/factories.js';
 
 let ctx: TestContext;
 type Member = Awaited<ReturnType<typeof signedInUser>>;
@@ -17,7 +18,7 @@ let upload: Upload;
 beforeAll(async () => {
   ctx = await createTestContext();
   alice = await signedInUser(ctx);
-  project = await createProject(ctx, alice.token);
+  project = await buildProject(ctx, { creatorId: alice.id });
   jpeg = await jpegWithExif();
   upload = await uploadPhoto(ctx, alice.token, project.id, {
     file: jpeg,

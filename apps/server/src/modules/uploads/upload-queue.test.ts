@@ -2,10 +2,10 @@
 // once, and leaves nothing behind.
 import type { ErrorResponse as ErrorBody } from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProject } from '../../../test/factories.js';
 import { createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
 import { jpegWithExif } from '../../../test/images.js';
 import {
-  createProject,
   dtoPart,
   filePart,
   postUpload,
@@ -42,8 +42,9 @@ describe('POST /api/upload/autoupload when the decode queue is full', () => {
       { IMAGE_CONCURRENCY: '1' },
       { images: { maxQueue: 1, adapter: gate.adapter } },
     );
-    token = (await signedInUser(ctx)).token;
-    projectId = (await createProject(ctx, token)).id;
+    const user = await signedInUser(ctx);
+    token = user.token;
+    projectId = (await buildProject(ctx, { creatorId: user.id })).id;
   });
   afterAll(async () => {
     gate.open();

@@ -7,8 +7,8 @@ import type { ErrorResponse as ErrorBody, Upload } from '@sitelog/shared';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
+import { buildProject } from '../../../test/factories.js';
 import {
-  createProject,
   dtoPart,
   filePart,
   postUpload,
@@ -33,8 +33,9 @@ describe.skipIf(!corpusDir)(
 
     beforeAll(async () => {
       ctx = await createTestContext();
-      token = (await signedInUser(ctx)).token;
-      projectId = (await createProject(ctx, token)).id;
+      const user = await signedInUser(ctx);
+      token = user.token;
+      projectId = (await buildProject(ctx, { creatorId: user.id })).id;
     });
     afterAll(async () => ctx?.close());
 

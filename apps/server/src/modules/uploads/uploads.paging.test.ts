@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  api,
-  createTestContext,
-  insertUploadRow,
-  signedInUser,
-  uploadRowValues,
-  type TestContext,
-} from '../../../test/helpers.js';
+import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
+import { buildProject, buildUpload } from '../../../test/factories.js';
 
 let ctx: TestContext;
 type Member = Awaited<ReturnType<typeof signedInUser>>;
@@ -28,20 +22,9 @@ const BASE = Date.parse('2026-03-01T08:00:00.000Z');
 const at = (minutes: number) => new Date(BASE + minutes * 60_000).toISOString();
 
 async function insert(projectId: number, creatorId: number, createdAt: string): Promise<number> {
-  const id = await insertUploadRow(ctx, { projectId, creatorId, createdAt });
+  const id = await buildUpload(ctx, { projectId, creatorId, createdAt });
   rows.push({ id, projectId, creatorId, createdAt });
   return id;
-}
-
-async function newProject(token: string, name: string): Promise<number> {
-  const res = await api(ctx, {
-    method: 'POST',
-    url: '/api/project/create',
-    token,
-    payload: { project: { name, location: 'Munich, Bavaria, Germany' } },
-  });
-  expect(res.statusCode).toBe(200);
-  return (res.json() as { id: number }).id;
 }
 
 /** Newest first, ties on created_at broken by the higher id. */
@@ -78,8 +61,8 @@ beforeAll(async () => {
   ctx = await createTestContext();
   erin = await signedInUser(ctx, { firstname: 'Erin', lastname: 'Paging' });
   frank = await signedInUser(ctx, { firstname: 'Frank', lastname: 'Paging' });
-  projectA = await newProject(erin.token, 'Paging A');
-  projectB = await newProject(erin.token, 'Paging B');
+  projectA = (await buildProject(ctx, { creatorId: erin.id, name: 'Paging A' })).id;
+  projectB = (await buildProject(ctx, { creatorId: erin.id, name: 'Paging B' })).id;
 
   // Project A: erin's uploads at distinct times, inserted out of order, and two pairs sharing a
   // created_at (the id decides their order); frank's uploads are interleaved.
@@ -181,12 +164,12 @@ describe('the default page size', () => {
   it('answers 100 uploads by default and the rest with before', async () => {
     // Someone else's, so the other feeds here stay as they are.
     const gina = await signedInUser(ctx, { firstname: 'Gina', lastname: 'Paging' });
-    const projectC = await newProject(gina.token, 'Paging C');
-    const values = Array.from({ length: 103 }, (_, i) =>
-      uploadRowValues({ projectId: projectC, creatorId: gina.id, createdAt: at(100 + i) }),
-    );
-    const inserted = await ctx.db.insertInto('uploads').values(values).returning('id').execute();
-    const ids = inserted.map((r) => r.id);
+    const projectC = (await buildProject(ctx, { creatorId: gina.id, name: 'Paging C' })).id;
+    const ids: number[] = [];
+    for (let i = 0; i < 103; i += 1)
+      ids.push(
+        await buildUpload(ctx, { projectId: projectC, creatorId: gina.id, createdAt: at(100 + i) }),
+      );
     // created_at grows with the insert order, so the newest is the last inserted.
     const order = [...ids].reverse();
     const first = await page(`/api/upload/project/${projectC}/latest`);

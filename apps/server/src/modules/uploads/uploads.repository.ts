@@ -51,7 +51,7 @@ export function listLatestUploads(db: Database, options: { limit: number }) {
 }
 
 /** Where a feed page starts: the upload it continues after, in (created_at desc, id desc) order. */
-export interface FeedCursor {
+interface FeedCursor {
   id: number;
   created_at: string;
 }
@@ -109,7 +109,7 @@ export function listMemberUploads(db: Database, creatorId: number, page: FeedPag
   return listFeed(db, 'uploads.creator_id', creatorId, page);
 }
 
-export type NewUploadRow = Omit<Insertable<UploadsTable>, 'id'>;
+type NewUploadRow = Omit<Insertable<UploadsTable>, 'id'>;
 
 export async function insertUpload(db: Database, row: NewUploadRow): Promise<number> {
   const inserted = await db

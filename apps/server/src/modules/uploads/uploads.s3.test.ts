@@ -4,10 +4,10 @@ import type { ErrorResponse as ErrorBody, Project, Upload } from '@sitelog/share
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
+import { buildProject } from '../../../test/factories.js';
 import { startS3Server, type TestS3Server } from '../../../test/s3.js';
 import { jpegWithExif } from '../../../test/images.js';
 import {
-  createProject,
   dtoPart,
   filePart,
   postUpload,
@@ -30,7 +30,7 @@ beforeAll(async () => {
   ctx = await createTestContext(s3.env);
   alice = await signedInUser(ctx);
   bob = await signedInUser(ctx);
-  project = await createProject(ctx, alice.token);
+  project = await buildProject(ctx, { creatorId: alice.id });
   jpeg = await jpegWithExif();
 });
 afterAll(async () => {
@@ -84,7 +84,7 @@ describe('uploads with S3 storage', () => {
   });
 
   it('updates the project and lists uploads with their previews', async () => {
-    const own = await createProject(ctx, bob.token);
+    const own = await buildProject(ctx, { creatorId: bob.id });
     const upload = await uploadPhoto(ctx, bob.token, own.id, { file: jpeg });
     const seen = (
       await api(ctx, { method: 'GET', url: `/api/project/id/${own.id}`, token: bob.token })

@@ -1,6 +1,7 @@
 import type { Multipart } from '@fastify/multipart';
-import type { FeedQuery, UpdateUploadRequest, Upload } from '@sitelog/shared';
-import { limits, updateUploadRequestSchema } from '@sitelog/shared';
+import type { FeedQuery, Upload, updateUploadRequestSchema } from '@sitelog/shared';
+import { limits } from '@sitelog/shared';
+import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import { nowIso, writeTransaction, type Database } from '../../db/database.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
@@ -11,7 +12,7 @@ import type { Storage } from '../../media/storage/index.js';
 import { removeFile } from '../../media/temp-files.js';
 import type { AuthUser } from '../auth/auth.service.js';
 import { assertProjectOpen, getProject, recordUploadChange } from '../projects/projects.service.js';
-import { assertMemberExists, recordUploadCountChange } from '../users/users.service.js';
+import { assertMemberExists } from '../users/users.service.js';
 import { throwAsHttpError } from './image-refusals.js';
 import { readUploadForm } from './upload-form.js';
 import * as repo from './uploads.repository.js';
@@ -239,8 +240,12 @@ export async function storeUpload(
         longitude: image.meta.longitude,
         camera: image.meta.camera,
       });
-      await recordUploadChange(trx, input.projectId, 1);
-      await recordUploadCountChange(trx, input.creatorId, 1);
+      await recordUploadChange(trx, {
+        kind: 'added',
+        projectId: input.projectId,
+        creatorId: input.creatorId,
+        at: createdAt,
+      });
       return id;
     });
   } catch (err) {
@@ -293,10 +298,9 @@ const onlyCreator = (action: string) =>
 export async function updateUpload(
   deps: Pick<UploadsDeps, 'db' | 'links'>,
   id: number,
-  input: UpdateUploadRequest['upload'],
+  changes: z.output<typeof updateUploadRequestSchema>['upload'],
   viewer: AuthUser,
 ): Promise<Upload> {
-  const changes = updateUploadRequestSchema.shape.upload.parse(input);
   if (changes.name === '') throw badRequest('Name cannot be empty.', 'validation_failed');
   await writeTransaction(deps.db, async (trx) => {
     const current = await repo.findUploadForChange(trx, id);
@@ -312,12 +316,12 @@ export async function updateUpload(
       now: nowIso(),
     });
     if (!updated) throw conflict('This upload was changed at the same time. Try again.');
-    if (moved) {
-      await recordUploadChange(trx, current.project_id, -1);
-      await recordUploadChange(trx, projectId, 1);
-    } else {
-      await recordUploadChange(trx, projectId, 0);
-    }
+    await recordUploadChange(
+      trx,
+      moved
+        ? { kind: 'moved', from: current.project_id, to: projectId }
+        : { kind: 'edited', projectId },
+    );
   });
   return getUpload(deps, id, viewer);
 }
@@ -337,8 +341,11 @@ export async function deleteUpload(
     if (!current) throw uploadNotFound();
     if (current.creator_id !== viewer.id) throw onlyCreator('delete');
     if (!(await repo.deleteUpload(trx, id))) throw uploadNotFound();
-    await recordUploadChange(trx, current.project_id, -1);
-    await recordUploadCountChange(trx, current.creator_id, -1);
+    await recordUploadChange(trx, {
+      kind: 'removed',
+      projectId: current.project_id,
+      creatorId: current.creator_id,
+    });
     return current;
   });
   await Promise.all(

@@ -78,7 +78,7 @@ const profileColumns = [
   'uploads_count',
 ] as const;
 
-export type ProfileDbRow = NonNullable<Awaited<ReturnType<typeof findProfileById>>>;
+export type ProfileRow = NonNullable<Awaited<ReturnType<typeof findProfileById>>>;
 
 export function findProfileById(db: Database, id: number) {
   return db.selectFrom('users').select(profileColumns).where('id', '=', id).executeTakeFirst();
@@ -92,17 +92,5 @@ export function listProfiles(db: Database) {
     .orderBy('firstname')
     .orderBy('lastname')
     .orderBy('id')
-    .execute();
-}
-
-export async function addToUploadsCount(
-  db: Database,
-  userId: number,
-  delta: number,
-): Promise<void> {
-  await db
-    .updateTable('users')
-    .set((eb) => ({ uploads_count: eb('uploads_count', '+', delta) }))
-    .where('id', '=', userId)
     .execute();
 }

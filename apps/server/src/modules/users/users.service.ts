@@ -1,5 +1,4 @@
 import type { NewUser, Profile, ProfilesResponse, User } from '@sitelog/shared';
-import { newUserSchema } from '@sitelog/shared';
 import { isUniqueViolation, nowIso, writeTransaction, type Database } from '../../db/database.js';
 import { AppError, badRequest, conflict, notFound } from '../../errors.js';
 import {
@@ -26,7 +25,7 @@ function toUser(row: NonNullable<repo.AccountRow>): User {
   };
 }
 
-function toProfile(row: repo.ProfileDbRow): Profile {
+function toProfile(row: repo.ProfileRow): Profile {
   return {
     id: row.id,
     firstname: row.firstname,
@@ -44,41 +43,78 @@ export async function listUsers(deps: Pick<UsersDeps, 'db'>): Promise<User[]> {
   return (await repo.listNonAdminAccounts(deps.db)).map(toUser);
 }
 
-/**
- * Creates a member account (never an admin). The email is stored trimmed and lower-cased, so
- * uniqueness holds in any letter case; the database's unique index settles a race between two
- * admins. The password policy is OWASP's: length, no common passwords, no composition rules.
- */
-export async function createUser(deps: Pick<UsersDeps, 'db'>, input: NewUser): Promise<User> {
-  const parsed = newUserSchema.parse(input);
-  const email = normalizeEmail(parsed.email);
-  // Names shorter than 4 letters match inside too many ordinary words to be refused.
-  const context = [email.split('@')[0] ?? '', parsed.firstname, parsed.lastname].filter(
-    (word) => word.length >= 4,
-  );
-  const problem = passwordProblem(parsed.password, context);
-  if (problem) throw badRequest(problem, 'weak_password');
-  if (await repo.emailExists(deps.db, email)) throw conflict(EMAIL_TAKEN, 'email_taken');
+interface NewAccount {
+  email: string;
+  firstname: string;
+  lastname: string;
+  isAdmin: boolean;
+  /** A deactivated account from the start (tests of deactivated members); active by default. */
+  isActive?: boolean;
+}
 
-  const passwordHash = await hashPassword(parsed.password);
+/**
+ * How the account's password is given: in clear (checked against the password policy, then
+ * hashed), or already hashed by a caller whose password no person chose (the sample workspace's
+ * generated one, shared by its members).
+ */
+type NewAccountPassword = { password: string } | { passwordHash: string };
+
+/**
+ * The one writer of user rows (the users API, the create-admin CLI, the sample workspace and the
+ * test factories all create accounts here). The email is stored trimmed and lower-cased, so
+ * uniqueness holds in any letter case; the database's unique index settles a race (409). A
+ * password in clear must pass the password policy (400 weak_password). Answers the new id.
+ */
+export async function createAccount(
+  db: Database,
+  account: NewAccount,
+  secret: NewAccountPassword,
+): Promise<number> {
+  const email = normalizeEmail(account.email);
+  let passwordHash: string;
+  if ('password' in secret) {
+    const problem = passwordProblem(secret.password, { ...account, email });
+    if (problem) throw badRequest(problem, 'weak_password');
+    if (await repo.emailExists(db, email)) throw conflict(EMAIL_TAKEN, 'email_taken');
+    passwordHash = await hashPassword(secret.password);
+  } else {
+    passwordHash = secret.passwordHash;
+  }
   const now = nowIso();
-  let id: number;
+  const active = account.isActive ?? true;
   try {
-    id = await repo.insertUser(deps.db, {
+    return await repo.insertUser(db, {
       email,
-      firstname: parsed.firstname,
-      lastname: parsed.lastname,
+      firstname: account.firstname,
+      lastname: account.lastname,
       password_hash: passwordHash,
-      is_admin: 0,
-      is_active: 1,
+      is_admin: account.isAdmin ? 1 : 0,
+      is_active: active ? 1 : 0,
       created_at: now,
       updated_at: now,
-      deactivated_at: null,
+      deactivated_at: active ? null : now,
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(EMAIL_TAKEN, 'email_taken');
     throw err;
   }
+}
+
+/** Whether any account exists (the sample workspace is only made on an empty database). */
+export async function hasAccounts(db: Database): Promise<boolean> {
+  return (await repo.countUsers(db)) > 0;
+}
+
+/**
+ * Creates a member account (never an admin) from the admin's form, which the route's schema has
+ * already validated.
+ */
+export async function createUser(deps: Pick<UsersDeps, 'db'>, input: NewUser): Promise<User> {
+  const id = await createAccount(
+    deps.db,
+    { email: input.email, firstname: input.firstname, lastname: input.lastname, isAdmin: false },
+    { password: input.password },
+  );
   const created = await repo.findAccountById(deps.db, id);
   if (!created) throw memberNotFound();
   return toUser(created);
@@ -143,16 +179,4 @@ export async function listProfiles(deps: Pick<UsersDeps, 'db'>): Promise<Profile
 /** For other modules: 404 "Member was not found." unless a user with this id exists. */
 export async function assertMemberExists(deps: Pick<UsersDeps, 'db'>, id: number): Promise<void> {
   if (!(await repo.findAccountById(deps.db, id))) throw memberNotFound();
-}
-
-/**
- * For the uploads module, inside its write transaction: keeps the member's stored upload count
- * in step (delta +1 when they add an upload, -1 when it is deleted).
- */
-export async function recordUploadCountChange(
-  trx: Database,
-  userId: number,
-  delta: number,
-): Promise<void> {
-  await repo.addToUploadsCount(trx, userId, delta);
 }

@@ -1,12 +1,14 @@
+// The sweeper wired as main.ts wires it: the uploads repository tells which stored keys are live.
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, createUser, type TestContext } from '../../test/helpers.js';
-import { nowIso } from '../db/database.js';
-import { findReferencedMediaKeys } from '../modules/uploads/uploads.repository.js';
-import { newUploadKeys, type UploadKeys } from './media-types.js';
-import { createLocalStorage, type Storage } from './storage/index.js';
-import { startSweeper, sweepOnce } from './sweeper.js';
+import { buildUser } from '../../../test/factories.js';
+import { createTestContext, type TestContext } from '../../../test/helpers.js';
+import { nowIso } from '../../db/database.js';
+import { findReferencedMediaKeys } from './uploads.repository.js';
+import { newUploadKeys, type UploadKeys } from '../../media/media-types.js';
+import { createLocalStorage, type Storage } from '../../media/storage/index.js';
+import { startSweeper, sweepOnce } from '../../media/sweeper.js';
 
 const HOUR = 3600_000;
 let ctx: TestContext;
@@ -19,7 +21,7 @@ beforeAll(async () => {
   ctx = await createTestContext();
   mediaDir = path.join(ctx.dataDir, 'sweeper-media');
   storage = createLocalStorage(mediaDir);
-  creatorId = (await createUser(ctx)).id;
+  creatorId = (await buildUser(ctx)).id;
   const now = nowIso();
   const project = await ctx.db
     .insertInto('projects')

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 
 export type SampleScene = 'frame' | 'crane' | 'roof' | 'interior' | 'bridge' | 'facade';
 
-export interface SamplePhotoSpec {
+interface SamplePhotoSpec {
   scene: SampleScene;
   /** Big label on the photo (the project's name). */
   title: string;
@@ -22,8 +22,8 @@ export interface SamplePhotoSpec {
   longitude: number;
 }
 
-export const SAMPLE_PHOTO_WIDTH = 1600;
-export const SAMPLE_PHOTO_HEIGHT = 1200;
+const SAMPLE_PHOTO_WIDTH = 1600;
+const SAMPLE_PHOTO_HEIGHT = 1200;
 
 const W = SAMPLE_PHOTO_WIDTH;
 const H = SAMPLE_PHOTO_HEIGHT;

@@ -6,19 +6,16 @@ import type { ImageProcessor } from '../media/image-processor.js';
 import { createLimiter } from '../media/limiter.js';
 import type { Storage } from '../media/storage/index.js';
 import { removeFile, TEMP_UPLOAD_SUFFIX } from '../media/temp-files.js';
-import { rememberSampleAccount } from '../modules/auth/sample-account.js';
+import { isUniqueViolation, nowIso, writeTransaction, type Database } from '../db/database.js';
+import { AppError } from '../errors.js';
 import { hashPassword } from '../modules/auth/passwords.js';
-import {
-  addMark,
-  applyUploadChange,
-  insertProject,
-} from '../modules/projects/projects.repository.js';
+import { rememberSampleAccount } from '../modules/auth/sample-account.js';
+import { addProject, markProject } from '../modules/projects/projects.service.js';
 import { storeUpload } from '../modules/uploads/uploads.service.js';
-import { countUsers, insertUser } from '../modules/users/users.repository.js';
-import { isUniqueViolation, nowIso, writeTransaction, type Database } from './database.js';
+import { createAccount, hasAccounts } from '../modules/users/users.service.js';
 import { renderSamplePhoto, type SampleScene } from './sample-photos.js';
 
-export interface SeedDeps {
+interface SeedDeps {
   config: Config;
   db: Database;
   storage: Storage;
@@ -277,7 +274,8 @@ const photos: {
 
 /**
  * Draws each sample photo and sends it through the upload pipeline (preview, formatted image,
- * EXIF, storage, counts), two at a time. Projects end up dated by their newest photo.
+ * EXIF, storage, counts), two at a time. Each photo dates its project, so projects end up
+ * dated by their newest photo.
  */
 async function seedSamplePhotos(
   deps: SeedDeps,
@@ -286,7 +284,6 @@ async function seedSamplePhotos(
 ): Promise<number> {
   const now = Date.now();
   const limiter = createLimiter(Math.max(1, deps.config.uploads.concurrency));
-  const latestByProject = new Map<number, string>();
   await mkdir(deps.config.uploads.tempDir, { recursive: true });
   const ordered = photos
     .map((photo, i) => ({
@@ -334,14 +331,9 @@ async function seedSamplePhotos(
         } finally {
           await removeFile(filePath);
         }
-        const latest = latestByProject.get(projectId);
-        if (!latest || createdAt > latest) latestByProject.set(projectId, createdAt);
       }),
     ),
   );
-  for (const [projectId, latest] of latestByProject) {
-    await applyUploadChange(deps.db, projectId, 0, latest);
-  }
   return ordered.length;
 }
 
@@ -365,7 +357,7 @@ class SeedRaceLost extends Error {}
 export async function seedSampleWorkspace(
   deps: SeedDeps,
 ): Promise<{ email: string; photos: number } | null> {
-  if ((await countUsers(deps.db)) > 0) return null;
+  if (await hasAccounts(deps.db)) return null;
   const password = samplePassword();
   const passwordHash = await hashPassword(password);
   // People, projects, marks and the remembered password commit together: a start that is
@@ -375,22 +367,21 @@ export async function seedSampleWorkspace(
   let seeded: { userIds: number[]; projectIds: number[] };
   try {
     seeded = await writeTransaction(deps.db, async (trx) => {
-      if ((await countUsers(trx)) > 0) throw new SeedRaceLost();
+      if (await hasAccounts(trx)) throw new SeedRaceLost();
       const now = nowIso();
       const userIds: number[] = [];
       for (const person of people) {
         userIds.push(
-          await insertUser(trx, {
-            email: person.email,
-            firstname: person.firstname,
-            lastname: person.lastname,
-            password_hash: passwordHash,
-            is_admin: person.isAdmin ? 1 : 0,
-            is_active: 1,
-            created_at: now,
-            updated_at: now,
-            deactivated_at: null,
-          }),
+          await createAccount(
+            trx,
+            {
+              email: person.email,
+              firstname: person.firstname,
+              lastname: person.lastname,
+              isAdmin: person.isAdmin,
+            },
+            { passwordHash },
+          ),
         );
       }
       const projectIds: number[] = [];
@@ -399,26 +390,29 @@ export async function seedSampleWorkspace(
         const creatorId = userIds[project.creator];
         if (creatorId === undefined) throw new Error('sample project without creator');
         projectIds.push(
-          await insertProject(trx, {
-            name: project.name,
-            location: project.location,
-            latitude: project.latitude,
-            longitude: project.longitude,
-            description: project.description,
+          await addProject(
+            trx,
+            {
+              name: project.name,
+              location: project.location,
+              latitude: project.latitude,
+              longitude: project.longitude,
+              description: project.description,
+            },
             creatorId,
-            now: at,
-          }),
+            at,
+          ),
         );
       }
-      for (const [table, pairs] of [
-        ['project_bookmarks', bookmarks],
-        ['project_follows', follows],
+      for (const [mark, pairs] of [
+        ['favor', bookmarks],
+        ['follow', follows],
       ] as const) {
         for (const [person, project] of pairs) {
           const userId = userIds[person];
           const projectId = projectIds[project];
           if (userId !== undefined && projectId !== undefined)
-            await addMark(trx, table, userId, projectId, now);
+            await markProject(trx, { userId, projectId, mark, at: now });
         }
       }
 
@@ -427,7 +421,8 @@ export async function seedSampleWorkspace(
       return { userIds, projectIds };
     });
   } catch (err) {
-    if (err instanceof SeedRaceLost || isUniqueViolation(err)) return null;
+    const emailTaken = err instanceof AppError && err.code === 'email_taken';
+    if (err instanceof SeedRaceLost || emailTaken || isUniqueViolation(err)) return null;
     throw err;
   }
   const { userIds, projectIds } = seeded;

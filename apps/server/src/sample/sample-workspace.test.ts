@@ -1,9 +1,9 @@
 // The sample workspace's photos: generated, pushed through the upload pipeline, with counts right.
 import type { LoginHints, Upload } from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createTestContext, login, type TestContext } from '../../../test/helpers.js';
-import { seedSampleWorkspace } from '../../db/seed.js';
-import { storedKeys, tempFiles } from '../../../test/uploads.js';
+import { api, createTestContext, login, type TestContext } from '../../test/helpers.js';
+import { seedSampleWorkspace } from './sample-workspace.js';
+import { storedKeys, tempFiles } from '../../test/uploads.js';
 
 let ctx: TestContext;
 let seeded: Awaited<ReturnType<typeof seedSampleWorkspace>>;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers.js';
-import { seedSampleWorkspace } from './seed.js';
+import { seedSampleWorkspace } from './sample-workspace.js';
 
 let ctx: TestContext;
 beforeAll(async () => {

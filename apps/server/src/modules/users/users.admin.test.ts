@@ -1,27 +1,17 @@
-import type {
-  ErrorResponse as ErrorBody,
-  Profile,
-  ProfilesResponse,
-  Project,
-  ProjectRow,
-  Upload,
-  User,
-} from '@sitelog/shared';
+// The admin's user management: who may call it, the list, creating members, (de)activating them.
+import type { ErrorResponse as ErrorBody, Project, ProjectRow, User } from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
   createTestContext,
-  createUser,
   login,
   signedInUser,
   type TestContext,
 } from '../../../test/helpers.js';
-import { writeTransaction } from '../../db/database.js';
+import { buildUser } from '../../../test/factories.js';
 import { isSessionLive } from '../auth/auth.service.js';
 import { hashToken } from '../auth/tokens.js';
-import { createProject, uploadPhoto } from '../../../test/uploads.js';
 import { countUsers } from './users.repository.js';
-import { recordUploadCountChange } from './users.service.js';
 
 let ctx: TestContext;
 type Member = Awaited<ReturnType<typeof signedInUser>>;
@@ -80,7 +70,7 @@ describe('who may call what', () => {
   ];
 
   it.each(adminCalls)('%s: 401 signed out, 403 for a member', async (_name, call) => {
-    const target = await createUser(ctx);
+    const target = await buildUser(ctx);
     const before = await countUsers(ctx.db);
     const signedOut = await call(target.id, undefined);
     expect(signedOut.statusCode).toBe(401);
@@ -107,7 +97,7 @@ describe('who may call what', () => {
   });
 
   it('refuses a cross-site activation and never answers HEAD on it', async () => {
-    const target = await createUser(ctx, { isActive: false });
+    const target = await buildUser(ctx, { isActive: false });
     const cross = await api(ctx, {
       method: 'GET',
       url: `/api/user/${target.id}/activate`,
@@ -132,8 +122,8 @@ describe('who may call what', () => {
 
 describe('GET /api/user/all', () => {
   it('lists every non-admin account, active or not, and hides admins', async () => {
-    const otherAdmin = await createUser(ctx, { isAdmin: true });
-    const gone = await createUser(ctx, { firstname: 'Gus', lastname: 'Gone', isActive: false });
+    const otherAdmin = await buildUser(ctx, { isAdmin: true });
+    const gone = await buildUser(ctx, { firstname: 'Gus', lastname: 'Gone', isActive: false });
     const res = await get('/api/user/all', admin.token);
     expect(res.statusCode).toBe(200);
     const list = res.json<User[]>();
@@ -473,135 +463,5 @@ describe('DELETE /api/user/{id} and GET /api/user/{id}/activate', () => {
     expect(rows.find((r) => r[0] === projectId)?.[5]).toBe('Bea Builder');
     const profile = await get(`/api/user/profile/${builder.id}`, member.token);
     expect(profile.json()).toMatchObject({ isActive: false, projectsCount: 1 });
-  });
-});
-
-describe('a deactivated member’s uploads', () => {
-  it('stay shown and attributed, their media links die with the sessions, and the count follows uploads and deletes', async () => {
-    const photographer = await signedInUser(ctx, { firstname: 'Paz', lastname: 'Photo' });
-    const site = await createProject(ctx, photographer.token, 'Quay repairs');
-    const first = await uploadPhoto(ctx, photographer.token, site.id, { name: 'Pier 1' });
-    const second = await uploadPhoto(ctx, photographer.token, site.id, { name: 'Pier 2' });
-    const profileOf = async () =>
-      (await get(`/api/user/profile/${photographer.id}`, member.token)).json<Profile>();
-    expect(await profileOf()).toMatchObject({ projectsCount: 1, uploadsCount: 2 });
-    // A link handed to the photographer's own session works until they are deactivated.
-    expect((await get(first.previewLink)).statusCode).toBe(200);
-
-    expect((await deactivate(photographer.id, admin.token)).statusCode).toBe(200);
-    expect((await get(first.previewLink)).statusCode).toBe(403);
-
-    const seen = await get(`/api/upload/full/${second.id}`, member.token);
-    expect(seen.statusCode).toBe(200);
-    expect(seen.json<Upload>().creator).toEqual({
-      id: photographer.id,
-      firstname: 'Paz',
-      lastname: 'Photo',
-    });
-    expect((await get(seen.json<Upload>().previewLink)).statusCode).toBe(200);
-    const theirs = await get(`/api/upload/user/${photographer.id}/latest`, member.token);
-    expect(theirs.json<Upload[]>().map((u) => u.id)).toEqual([second.id, first.id]);
-    expect(await profileOf()).toMatchObject({ isActive: false, uploadsCount: 2 });
-
-    expect((await activate(photographer.id, admin.token)).statusCode).toBe(200);
-    expect((await get(first.previewLink)).statusCode).toBe(403);
-    const token = await login(ctx, photographer);
-    const removed = await api(ctx, {
-      method: 'DELETE',
-      url: `/api/upload/delete/${first.id}`,
-      token,
-    });
-    expect(removed.statusCode).toBe(200);
-    expect(await profileOf()).toMatchObject({ isActive: true, uploadsCount: 1 });
-  });
-});
-
-describe('GET /api/user/profile/{id}', () => {
-  it('answers the profile with stored project and upload counts', async () => {
-    const worker = await signedInUser(ctx, { firstname: 'Pia', lastname: 'Plaster' });
-    for (const name of ['Depot', 'Tower']) {
-      const res = await api(ctx, {
-        method: 'POST',
-        url: '/api/project/create',
-        token: worker.token,
-        payload: { project: { name, location: 'Ghent, Belgium' } },
-      });
-      expect(res.statusCode).toBe(200);
-    }
-    await writeTransaction(ctx.db, async (trx) => {
-      await recordUploadCountChange(trx, worker.id, 1);
-      await recordUploadCountChange(trx, worker.id, 1);
-      await recordUploadCountChange(trx, worker.id, 1);
-    });
-    await writeTransaction(ctx.db, (trx) => recordUploadCountChange(trx, worker.id, -1));
-    const res = await get(`/api/user/profile/${worker.id}`, member.token);
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({
-      id: worker.id,
-      firstname: 'Pia',
-      lastname: 'Plaster',
-      isActive: true,
-      projectsCount: 2,
-      uploadsCount: 2,
-    });
-  });
-
-  it('rolls the upload count back with the transaction that failed', async () => {
-    const worker = await createUser(ctx);
-    await expect(
-      writeTransaction(ctx.db, async (trx) => {
-        await recordUploadCountChange(trx, worker.id, 1);
-        throw new Error('storage failed');
-      }),
-    ).rejects.toThrow('storage failed');
-    const res = await get(`/api/user/profile/${worker.id}`, member.token);
-    expect(res.json<Profile>().uploadsCount).toBe(0);
-  });
-
-  it('answers 404 for an unknown member and 400 for a bad id', async () => {
-    const unknown = await get('/api/user/profile/999999', member.token);
-    expect(unknown.statusCode).toBe(404);
-    expect(unknown.json<ErrorBody>().message).toBe('Member was not found.');
-    const bad = await get('/api/user/profile/abc', member.token);
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json<ErrorBody>().message).toMatch(/must be a number/i);
-  });
-
-  it('makes /api/project/profile/{id} answer 404 for an unknown member', async () => {
-    const res = await get('/api/project/profile/999999', member.token);
-    expect(res.statusCode).toBe(404);
-    expect(res.json<ErrorBody>().message).toBe('Member was not found.');
-  });
-});
-
-describe('GET /api/user/all/profile', () => {
-  it('lists every member, admins and deactivated included, with a matching count', async () => {
-    const gone = await createUser(ctx, { isActive: false });
-    const res = await get('/api/user/all/profile', member.token);
-    expect(res.statusCode).toBe(200);
-    const body = res.json<ProfilesResponse>();
-    expect(body.count).toBe(body.profiles.length);
-    expect(body.count).toBe(await countUsers(ctx.db));
-    const ids = body.profiles.map((p) => p.id);
-    expect(ids).toContain(admin.id);
-    expect(ids).toContain(member.id);
-    expect(body.profiles.find((p) => p.id === gone.id)).toEqual({
-      id: gone.id,
-      firstname: gone.firstname,
-      lastname: gone.lastname,
-      isActive: false,
-      projectsCount: 0,
-      uploadsCount: 0,
-    });
-    for (const p of body.profiles) {
-      expect(Object.keys(p).sort()).toEqual([
-        'firstname',
-        'id',
-        'isActive',
-        'lastname',
-        'projectsCount',
-        'uploadsCount',
-      ]);
-    }
   });
 });
