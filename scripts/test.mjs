@@ -226,7 +226,7 @@ const skipped = results.filter((r) => r.status === 'skipped').length;
 const skippedTests = results.flatMap((r) => r.notes ?? []).filter((n) => /^skipped/.test(n));
 if (!ci && (skipped > 0 || skippedTests.length > 0)) {
   console.log(
-    `NOTE: ${skipped} suite(s) and ${skippedTests.length} test(s) skipped (listed above); CI fails on these.`,
+    `NOTE: skipped ${skipped} suite(s) and ${skippedTests.length} test(s) or file(s) (listed above); CI fails on these.`,
   );
 }
 console.log(`suites: ${passed} passed, ${failed} failed, ${skipped} skipped`);
