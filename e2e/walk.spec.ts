@@ -183,8 +183,13 @@ test('every screen shows a loading state, then the server message and a retry, w
   const message = 'The walk made the server fail on purpose.';
   // Every data call fails with a server error (the session calls still work). The client retries
   // a failed load twice, with pauses, so the loading state is on screen meanwhile.
+  // The session and the public client settings (/api/config, formerly part of /api/auth/hints)
+  // keep working; every other GET under /api is the screen's data.
   const isDataCall = (url: URL, method: string) =>
-    method === 'GET' && url.pathname.startsWith('/api/') && !url.pathname.startsWith('/api/auth/');
+    method === 'GET' &&
+    url.pathname.startsWith('/api/') &&
+    !url.pathname.startsWith('/api/auth/') &&
+    url.pathname !== '/api/config';
   const dataCalls: string[] = [];
   await page.route('**/api/**', async (route) => {
     const call = route.request();
