@@ -1,3 +1,4 @@
+import type { ErrorResponse } from '@sitelog/shared';
 import { expect, SAMPLE_ADMIN, signIn, test } from './fixtures.js';
 
 test.describe('sign-in and sessions', () => {
@@ -53,7 +54,7 @@ test.describe('sign-in and sessions', () => {
     await expect(page.getByText(/not found/i).first()).toBeVisible();
     const api = await request.get('/api/no/such/thing');
     expect(api.status()).toBe(404);
-    expect((await api.json()).code).toBe('not_found');
+    expect(((await api.json()) as ErrorResponse).code).toBe('not_found');
   });
 
   test('serves pages with strict security headers', async ({ request }) => {

@@ -1,19 +1,14 @@
 import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
+import type { LoginHints, LoginResponse, Project, Upload } from '@sitelog/shared';
+import sharp from 'sharp';
 
-export interface Account {
-  id: number;
-  email: string;
-  password: string;
-  firstname: string;
-  lastname: string;
-  isAdmin: boolean;
-  token: string;
-}
+/** A signed-in account: the login answer, plus the password it was signed in with. */
+export type Account = LoginResponse & { password: string };
 
 /** The sample workspace's shared password, as the login page gets it. */
 export async function samplePassword(request: APIRequestContext): Promise<string> {
   const hints = await request.get('/api/auth/hints');
-  const body = (await hints.json()) as { sample: { email: string; password: string } | null };
+  const body = (await hints.json()) as LoginHints;
   if (!body.sample) throw new Error('the e2e server has no sample account');
   return body.sample.password;
 }
@@ -28,7 +23,7 @@ export async function apiLogin(
 ): Promise<Account> {
   const res = await request.post('/api/auth/login', { data: { login: { email, password } } });
   expect(res.status(), await res.text()).toBe(200);
-  return { ...((await res.json()) as Omit<Account, 'password'>), password };
+  return { ...((await res.json()) as LoginResponse), password };
 }
 
 /** Opens a page already signed in, by writing the session the web app keeps in localStorage. */
@@ -75,3 +70,51 @@ export { expect };
 /** Unique text for names, so tests never depend on each other's data. */
 export const unique = (prefix: string) =>
   `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+
+export const bearer = (account: Account) => ({ authorization: `Bearer ${account.token}` });
+
+/** A project of the calling spec's own, so no spec depends on another's data or the sample's. */
+export async function createProject(
+  request: APIRequestContext,
+  account: Account,
+  name: string,
+  location = 'Vienna, Austria',
+): Promise<Project> {
+  const res = await request.post('/api/project/create', {
+    headers: bearer(account),
+    data: { project: { name, location, description: 'Made by the e2e suite.' } },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()) as Project;
+}
+
+/** A small real JPEG of one colour. */
+export function makeJpeg(width = 640, height = 480): Promise<Buffer> {
+  return sharp({
+    create: { width, height, channels: 3, background: { r: 200, g: 120, b: 40 } },
+  })
+    .jpeg({ quality: 80 })
+    .toBuffer();
+}
+
+/** Uploads a photo to `projectId` through the API, as the uploader does. */
+export async function createUpload(
+  request: APIRequestContext,
+  account: Account,
+  projectId: number,
+  name: string,
+): Promise<Upload> {
+  const res = await request.post('/api/upload/autoupload', {
+    headers: bearer(account),
+    multipart: {
+      file: { name: 'e2e.jpg', mimeType: 'image/jpeg', buffer: await makeJpeg() },
+      createUploadDto: JSON.stringify({
+        name,
+        description: 'Uploaded by the e2e suite.',
+        projectId,
+      }),
+    },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()) as Upload;
+}

@@ -1,50 +1,23 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import sharp from 'sharp';
-import { expect, type Account } from './fixtures.js';
+import type { Profile, ProfilesResponse, Project, Upload } from '@sitelog/shared';
+import { bearer, createProject, createUpload, expect, unique, type Account } from './fixtures.js';
 
 /**
  * The spec's §2 route table, shared by the walk, the axe scan and the phone layout check:
- * each route knows its path (with real ids of the sample workspace), its tab title, and the key
- * content that shows it really rendered.
+ * each route knows its path (with real ids of data the calling test made), its tab title, and
+ * the key content that shows it really rendered.
  */
-
-interface UploadBody {
-  id: number;
-  name: string;
-  creator: { id: number; firstname: string; lastname: string };
-  project: { id: number; name: string };
-}
-
-interface ProjectBody {
-  id: number;
-  name: string;
-  location: string;
-  creator: { id: number; firstname: string; lastname: string };
-  isFavorited: boolean;
-  isFollowed: boolean;
-}
-
-interface ProfileBody {
-  id: number;
-  firstname: string;
-  lastname: string;
-  isActive: boolean;
-  projectsCount: number;
-  uploadsCount: number;
-}
 
 export interface WalkData {
   /** A photo the admin uploaded: the admin may edit it, the member may not. */
-  upload: UploadBody;
+  upload: Upload;
   /** The project of that photo. */
-  project: ProjectBody;
+  project: Project;
   /** Every member's profile, by id. */
-  profiles: Map<number, ProfileBody>;
+  profiles: Map<number, Profile>;
   admin: Account;
   member: Account;
 }
-
-const bearer = (account: Account) => ({ authorization: `Bearer ${account.token}` });
 
 async function getJson<T>(request: APIRequestContext, account: Account, path: string): Promise<T> {
   const res = await request.get(path, { headers: bearer(account) });
@@ -52,59 +25,20 @@ async function getJson<T>(request: APIRequestContext, account: Account, path: st
   return (await res.json()) as T;
 }
 
-/** A small real JPEG, made here so the walk does not depend on sample photos. */
-function makeJpeg(): Promise<Buffer> {
-  return sharp({
-    create: { width: 640, height: 480, channels: 3, background: { r: 200, g: 120, b: 40 } },
-  })
-    .jpeg({ quality: 80 })
-    .toBuffer();
-}
-
-/** The admin's newest photo; when there is none, the admin uploads one to the first project. */
-async function adminUpload(request: APIRequestContext, admin: Account): Promise<UploadBody> {
-  const latest = await getJson<UploadBody[]>(request, admin, '/api/upload/latest/50');
-  const own = latest.find((upload) => upload.creator.id === admin.id);
-  if (own) return own;
-  const rows = await getJson<[number, string, string, string, number, string][]>(
-    request,
-    admin,
-    '/api/project/all/list',
-  );
-  const projectId = rows[0]?.[0];
-  if (projectId === undefined) throw new Error('the sample workspace has no projects');
-  const res = await request.post('/api/upload/autoupload', {
-    headers: bearer(admin),
-    multipart: {
-      file: { name: 'walk.jpg', mimeType: 'image/jpeg', buffer: await makeJpeg() },
-      createUploadDto: JSON.stringify({
-        name: 'Walk photo',
-        description: 'Uploaded by the spec walk.',
-        projectId,
-      }),
-    },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  const { id } = (await res.json()) as { id: number };
-  return getJson<UploadBody>(request, admin, `/api/upload/full/${id}`);
-}
-
+/**
+ * A project and a photo of the calling test's own (the admin creates both), so that no test
+ * depends on the sample workspace or on what another spec left behind.
+ */
 export async function loadWalkData(
   request: APIRequestContext,
   admin: Account,
   member: Account,
 ): Promise<WalkData> {
-  const upload = await adminUpload(request, admin);
-  const project = await getJson<ProjectBody>(
-    request,
-    admin,
-    `/api/project/id/${upload.project.id}`,
-  );
-  const { profiles } = await getJson<{ count: number; profiles: ProfileBody[] }>(
-    request,
-    admin,
-    '/api/user/all/profile',
-  );
+  const made = await createProject(request, admin, unique('Walk project'));
+  const upload = await createUpload(request, admin, made.id, unique('Walk photo'));
+  // Read back after the upload, so its counts and thumbnails are the ones the pages show.
+  const project = await getJson<Project>(request, admin, `/api/project/id/${made.id}`);
+  const { profiles } = await getJson<ProfilesResponse>(request, admin, '/api/user/all/profile');
   return {
     upload,
     project,
@@ -133,6 +67,11 @@ export interface SpecRoute {
   adminOnly?: boolean;
   /** Shows a member something else than an admin (creator-only controls, the admin guard). */
   differsByRole?: boolean;
+  /**
+   * False for a screen that asks the API for nothing (beyond the session): the walk's error-state
+   * test then expects the page itself, and no data call at all.
+   */
+  loadsData?: false;
   /** Waits for and checks the key content of the page. */
   check: (context: RouteContext) => Promise<void>;
 }
@@ -292,6 +231,7 @@ export const specRoutes: SpecRoute[] = [
   },
   {
     name: 'projects-archived',
+    loadsData: false,
     path: () => '/projects/archived',
     title: () => 'Archived projects · Sitelog',
     check: async ({ page }) => {
@@ -301,6 +241,7 @@ export const specRoutes: SpecRoute[] = [
   },
   {
     name: 'projects-new',
+    loadsData: false,
     path: () => '/projects/new',
     title: () => 'New project · Sitelog',
     check: async ({ page }) => {
@@ -342,6 +283,7 @@ export const specRoutes: SpecRoute[] = [
   },
   {
     name: 'reports',
+    loadsData: false,
     path: () => '/reports',
     title: () => 'Reports · Sitelog',
     check: async ({ page }) => {
@@ -364,6 +306,7 @@ export const specRoutes: SpecRoute[] = [
   },
   {
     name: 'notifications',
+    loadsData: false,
     path: () => '/notifications',
     title: () => 'Notifications · Sitelog',
     check: async ({ page }) => {
@@ -373,6 +316,7 @@ export const specRoutes: SpecRoute[] = [
   },
   {
     name: 'search',
+    loadsData: false,
     path: () => '/search?q=crane',
     title: () => 'Search: crane · Sitelog',
     check: async ({ page }) => {

@@ -1,29 +1,39 @@
 import { randomBytes } from 'node:crypto';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import type { Upload } from '@sitelog/shared';
 import sharp from 'sharp';
-import { expect, signIn, test, unique, type Account } from './fixtures.js';
+import {
+  bearer,
+  createProject,
+  createUpload,
+  expect,
+  signIn,
+  test,
+  unique,
+  type Account,
+} from './fixtures.js';
 
 /**
  * A real JPEG made here: noise does not compress, so `megapixels` decides the size and the
  * upload lasts long enough to watch its progress under a throttled connection.
  */
-async function makeJpeg(width: number, height: number): Promise<Buffer> {
+async function makeNoiseJpeg(width: number, height: number): Promise<Buffer> {
   const pixels = randomBytes(width * height * 3);
   return sharp(pixels, { raw: { width, height, channels: 3 } })
     .jpeg({ quality: 92 })
     .toBuffer();
 }
 
-/** A sample project to upload to: the first row of the all-projects list. */
-async function sampleProjectId(request: APIRequestContext, account: Account): Promise<number> {
-  const res = await request.get('/api/project/all/list', {
-    headers: { authorization: `Bearer ${account.token}` },
-  });
-  expect(res.status()).toBe(200);
-  const rows = (await res.json()) as Array<[number, string, string, string, number, string]>;
-  const first = rows[0];
-  if (!first) throw new Error('the sample workspace has no projects');
-  return first[0];
+/** A project of the test's own to upload to. */
+async function ownProjectId(request: APIRequestContext, account: Account): Promise<number> {
+  return (await createProject(request, account, unique('Uploads spec'))).id;
+}
+
+/** The upload as the API answers it now. */
+async function readUpload(request: APIRequestContext, account: Account, id: number) {
+  const res = await request.get(`/api/upload/full/${id}`, { headers: bearer(account) });
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()) as Upload;
 }
 
 /** Chooses a file in the uploader through its "Choose file" control. */
@@ -72,7 +82,7 @@ test.describe('uploads', () => {
     request,
     browser,
   }) => {
-    const projectId = await sampleProjectId(request, admin);
+    const projectId = await ownProjectId(request, admin);
     const firstName = unique('Rebar north wall');
     const firstDescription = 'Checked before the pour.';
     await signIn(page, admin);
@@ -82,7 +92,7 @@ test.describe('uploads', () => {
     await expect(page.getByRole('heading', { name: 'Upload photo' })).toBeVisible();
     await page.getByLabel('Name').fill(firstName);
     await page.getByLabel('Description').fill(firstDescription);
-    const bigPhoto = await makeJpeg(1200, 900);
+    const bigPhoto = await makeNoiseJpeg(1200, 900);
     const unthrottle = await throttleUpload(page, 400_000);
     await chooseFile(page, 'north-wall.jpg', bigPhoto);
     const progress = page.getByRole('progressbar');
@@ -103,13 +113,16 @@ test.describe('uploads', () => {
     // 3. ADD ANOTHER ONE, upload again, DONE.
     await page.getByRole('button', { name: 'Add another one' }).click();
     await expect(page).toHaveURL(new RegExp(`/uploader/${projectId}/create$`));
-    await chooseFile(page, 'second.jpg', await makeJpeg(640, 480));
+    await chooseFile(page, 'second.jpg', await makeNoiseJpeg(640, 480));
     await expect(page).toHaveURL(/\/upload\/\d+\/edit\/batch$/, { timeout: 30_000 });
     const secondId = uploadIdFrom(page.url());
     expect(secondId).not.toBe(firstId);
     await page.getByRole('button', { name: 'Done' }).click();
 
-    // 4. Both tiles on the project page and the first on Home.
+    // 4. Both tiles on the project page and the first on Home. "today" is counted in the
+    // browser's calendar days from the upload time the server set: the browser clock is pinned
+    // to that instant, so a run across midnight still reads "today".
+    await page.clock.setFixedTime(new Date((await readUpload(request, admin, firstId)).createdAt));
     await expect(page).toHaveURL(new RegExp(`/project/${projectId}$`));
     await expect(page.locator(`main a[href="/upload/${firstId}"]`)).toBeVisible();
     await expect(page.locator(`main a[href="/upload/${secondId}"]`)).toBeVisible();
@@ -155,10 +168,7 @@ test.describe('uploads', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Saved.')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);
-    const saved = await request.get(`/api/upload/full/${firstId}`, {
-      headers: { authorization: `Bearer ${admin.token}` },
-    });
-    expect(await saved.json()).toMatchObject({
+    expect(await readUpload(request, admin, firstId)).toMatchObject({
       name: firstName,
       description: 'Poured on schedule.',
       project: { id: projectId },
@@ -170,14 +180,12 @@ test.describe('uploads', () => {
     await expect(page).toHaveURL(new RegExp(`/project/${projectId}$`));
     await expect(page.locator(`main a[href="/upload/${secondId}"]`)).toBeVisible();
     await expect(page.locator(`main a[href="/upload/${firstId}"]`)).toHaveCount(0);
-    const gone = await request.get(`/api/upload/full/${firstId}`, {
-      headers: { authorization: `Bearer ${admin.token}` },
-    });
+    const gone = await request.get(`/api/upload/full/${firstId}`, { headers: bearer(admin) });
     expect(gone.status()).toBe(404);
   });
 
   test("shows the server's message when a file is refused", async ({ page, admin, request }) => {
-    const projectId = await sampleProjectId(request, admin);
+    const projectId = await ownProjectId(request, admin);
     await signIn(page, admin);
     await page.goto(`/uploader/${projectId}/create`);
     // A JPEG name and type on bytes that are not an image: the server decides from the bytes.
@@ -201,14 +209,16 @@ test.describe('uploads', () => {
     admin,
     request,
   }) => {
-    const projectId = await sampleProjectId(request, admin);
-    const latest = await request.get('/api/upload/latest/1', {
-      headers: { authorization: `Bearer ${admin.token}` },
-    });
-    const [upload] = (await latest.json()) as Array<{ id: number }>;
+    const projectId = await ownProjectId(request, admin);
+    const upload = await createUpload(request, admin, projectId, unique('Phone photo'));
     await signIn(page, admin);
-    const screens = [`/uploader/${projectId}/create`, '/uploads/latest', '/'];
-    if (upload) screens.push(`/upload/${upload.id}`, `/upload/${upload.id}/edit`);
+    const screens = [
+      `/uploader/${projectId}/create`,
+      '/uploads/latest',
+      '/',
+      `/upload/${upload.id}`,
+      `/upload/${upload.id}/edit`,
+    ];
     for (const path of screens) {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeAttached();

@@ -1,12 +1,71 @@
 #!/usr/bin/env node
 // Runs every suite of the project in order and prints what ran, what was skipped and why.
-// Usage: npm test [-- --only=typecheck,lint,server,server-pg,web,e2e]
+// Usage: npm test [-- --only=typecheck,lint,format,server,server-pg,web,e2e]
+//
+// With CI=true nothing may be skipped silently: a skipped suite, a skipped test (other than the
+// intended ones allowed below), a missing photo corpus or a flaky browser test fails the run.
+// Locally, skips are allowed but listed in the summary with their reasons.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : null;
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ci = ['true', '1', 'yes'].includes((process.env.CI ?? '').toLowerCase());
+const scratch = mkdtempSync(path.join(tmpdir(), 'sitelog-test-'));
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
+
+/**
+ * Tests that skip on purpose, by suite. Each names the test (the start of its full name, suites
+ * included) and why skipping it there is right. Anything else that skips fails the run in CI.
+ */
+const allowedSkips = {
+  server: [
+    {
+      test: 'PostgreSQL connection pool',
+      reason: 'PostgreSQL-only (pool settings); runs in the server suite on PostgreSQL',
+    },
+  ],
+};
+
+const photoExtensions = /\.(jpe?g|heic|heif|png|webp|tiff?|avif)$/i;
+
+/** Why PHOTO_CORPUS_DIR cannot serve the corpus tests, or null when it can. */
+function corpusProblem() {
+  const dir = process.env.PHOTO_CORPUS_DIR;
+  if (!dir) return 'PHOTO_CORPUS_DIR is not set (CI points it at ../shared/fixtures/photos)';
+  try {
+    if (!statSync(dir).isDirectory()) return `PHOTO_CORPUS_DIR=${dir} is not a folder`;
+    accessSync(dir, constants.R_OK | constants.X_OK);
+    const photos = readdirSync(dir).filter((name) => photoExtensions.test(name));
+    if (photos.length === 0) return `PHOTO_CORPUS_DIR=${dir} holds no photos`;
+    accessSync(path.join(dir, photos[0]), constants.R_OK);
+  } catch (error) {
+    return `PHOTO_CORPUS_DIR=${dir} cannot be read (${error.code ?? error.message})`;
+  }
+  return null;
+}
+
+/** Vitest: the default reporter for the log, plus one that lists what was skipped and why. */
+function vitest(project) {
+  return {
+    cmd: 'npx',
+    args: [
+      'vitest',
+      'run',
+      '--project',
+      project,
+      '--reporter=default',
+      `--reporter=${path.join(root, 'scripts', 'vitest-skips-reporter.mjs')}`,
+    ],
+    report: 'vitest',
+  };
+}
 
 const suites = [
   { name: 'typecheck', cmd: 'npm', args: ['run', 'typecheck'] },
@@ -15,34 +74,79 @@ const suites = [
   {
     name: 'server',
     label: 'server suite on SQLite',
-    cmd: 'npx',
-    args: ['vitest', 'run', '--project', 'server'],
+    ...vitest('server'),
     env: { TEST_DB: 'sqlite' },
+    precheck: () => (ci ? corpusProblem() : null),
   },
   {
     name: 'server-pg',
     label: 'server suite on PostgreSQL',
-    cmd: 'npx',
-    args: ['vitest', 'run', '--project', 'server'],
+    ...vitest('server'),
     env: { TEST_DB: 'postgres' },
     skip: () => (process.env.TEST_DATABASE_URL ? null : 'TEST_DATABASE_URL is not set'),
+    precheck: () => (ci ? corpusProblem() : null),
   },
-  {
-    name: 'web',
-    label: 'web component tests',
-    cmd: 'npx',
-    args: ['vitest', 'run', '--project', 'web'],
-  },
+  { name: 'web', label: 'web component tests', ...vitest('web') },
   { name: 'build', label: 'production build', cmd: 'npm', args: ['run', 'build'] },
   {
     name: 'e2e',
     label: 'browser suite (Playwright, Chromium)',
     cmd: 'npx',
     args: ['playwright', 'test', '-c', 'e2e/playwright.config.ts'],
+    report: 'playwright',
     skip: () =>
       existsSync(chromium) ? null : `no Chromium at ${chromium} (apt-get install -y chromium)`,
   },
 ];
+
+const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null);
+
+/** Skipped tests of a Vitest run: `{ allowed: [...], unexpected: [...] }`, each with a reason. */
+function vitestSkips(suite, file) {
+  const report = readJson(file);
+  if (!report) return null;
+  const allowed = [];
+  const unexpected = [];
+  const corpusMissing = !process.env.PHOTO_CORPUS_DIR;
+  for (const skip of report.skipped) {
+    const rule = (allowedSkips[suite.name] ?? []).find((a) => skip.name.startsWith(a.test));
+    const reason =
+      rule?.reason ??
+      skip.note ??
+      (skip.todo
+        ? 'marked todo'
+        : corpusMissing && /\.corpus\.test\./.test(skip.file)
+          ? 'PHOTO_CORPUS_DIR is not set'
+          : 'skipped by the test itself (no reason given)');
+    (rule ? allowed : unexpected).push({ name: `${skip.file} > ${skip.name}`, reason });
+  }
+  return { allowed, unexpected };
+}
+
+/** Flaky and skipped tests of a Playwright run, from its JSON report. */
+function playwrightOutcomes(file) {
+  const report = readJson(file);
+  if (!report) return null;
+  const flaky = [];
+  const skipped = [];
+  const walk = (suite, titles) => {
+    const here = suite.title ? [...titles, suite.title] : titles;
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests) {
+        const name = `[${t.projectName}] ${[...here, spec.title].join(' › ')}`;
+        if (t.status === 'flaky') {
+          flaky.push({ name, reason: 'failed, then passed on retry' });
+        } else if (t.status === 'skipped') {
+          const note = t.annotations?.find((a) => a.type === 'skip')?.description;
+          skipped.push({ name, reason: note ?? 'skipped (or not run after an earlier failure)' });
+        }
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, here);
+  };
+  for (const suite of report.suites ?? []) walk(suite, []);
+  return { flaky, skipped };
+}
 
 const results = [];
 for (const suite of suites) {
@@ -50,29 +154,80 @@ for (const suite of suites) {
   if (only && !only.has(suite.name) && !(suite.name === 'build' && only.has('e2e'))) continue;
   const reason = suite.skip?.();
   if (reason) {
-    console.log(`\n=== ${label}: SKIPPED (${reason})`);
-    results.push({ label, status: 'skipped', reason });
+    if (ci) {
+      console.log(`\n=== ${label}: FAILED (skipped in CI: ${reason})`);
+      results.push({ label, status: 'failed', reason: `skipped in CI: ${reason}` });
+    } else {
+      console.log(`\n=== ${label}: SKIPPED (${reason})`);
+      results.push({ label, status: 'skipped', reason });
+    }
     continue;
   }
+  const problem = suite.precheck?.();
+  if (problem) {
+    console.log(`\n=== ${label}: FAILED before running: ${problem}`);
+    results.push({ label, status: 'failed', reason: problem });
+    continue;
+  }
+
   console.log(`\n=== ${label}: running`);
+  const reportFile = path.join(scratch, `${suite.name}.json`);
+  const env = { ...process.env, ...(suite.env ?? {}) };
+  if (suite.report === 'vitest') env.VITEST_SKIPS_FILE = reportFile;
+  if (suite.report === 'playwright') env.E2E_JSON_REPORT = reportFile;
   const started = Date.now();
-  const run = spawnSync(suite.cmd, suite.args, {
-    stdio: 'inherit',
-    env: { ...process.env, ...(suite.env ?? {}) },
-  });
+  const run = spawnSync(suite.cmd, suite.args, { stdio: 'inherit', env, cwd: root });
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
-  const status = run.status === 0 ? 'passed' : 'failed';
-  console.log(`=== ${label}: ${status.toUpperCase()} in ${seconds}s`);
-  results.push({ label, status, seconds });
+  const result = { label, status: run.status === 0 ? 'passed' : 'failed', seconds, notes: [] };
+  const fail = (note) => {
+    result.status = 'failed';
+    result.notes.push(note);
+  };
+
+  if (suite.report === 'vitest') {
+    const skips = vitestSkips(suite, reportFile);
+    if (!skips) {
+      if (run.status === 0) fail('no skip report was written, so skips cannot be checked');
+    } else {
+      for (const s of skips.allowed) result.notes.push(`intended skip: ${s.name} (${s.reason})`);
+      for (const s of skips.unexpected) {
+        if (ci) fail(`SKIPPED in CI: ${s.name} (${s.reason})`);
+        else result.notes.push(`skipped: ${s.name} (${s.reason})`);
+      }
+    }
+  }
+  if (suite.report === 'playwright') {
+    const outcomes = playwrightOutcomes(reportFile);
+    if (!outcomes) {
+      if (run.status === 0) fail('no Playwright JSON report was written');
+    } else {
+      // Playwright already fails a CI run on a flaky test (failOnFlakyTests); this names them.
+      for (const t of outcomes.flaky) fail(`FLAKY: ${t.name} (${t.reason})`);
+      for (const t of outcomes.skipped) {
+        if (ci) fail(`SKIPPED in CI: ${t.name} (${t.reason})`);
+        else result.notes.push(`skipped: ${t.name} (${t.reason})`);
+      }
+    }
+  }
+  console.log(`=== ${label}: ${result.status.toUpperCase()} in ${seconds}s`);
+  results.push(result);
 }
 
-console.log('\n=== Summary');
+console.log(`\n=== Summary${ci ? ' (CI: skipped and flaky tests fail the run)' : ''}`);
 for (const r of results) {
-  const detail = r.status === 'skipped' ? `skipped: ${r.reason}` : `${r.status} (${r.seconds}s)`;
+  const detail =
+    r.seconds === undefined ? `${r.status}: ${r.reason}` : `${r.status} (${r.seconds}s)`;
   console.log(`  ${r.label.padEnd(40)} ${detail}`);
+  for (const note of r.notes ?? []) console.log(`      - ${note}`);
 }
 const passed = results.filter((r) => r.status === 'passed').length;
 const failed = results.filter((r) => r.status === 'failed').length;
 const skipped = results.filter((r) => r.status === 'skipped').length;
+const skippedTests = results.flatMap((r) => r.notes ?? []).filter((n) => /^skipped/.test(n));
+if (!ci && (skipped > 0 || skippedTests.length > 0)) {
+  console.log(
+    `NOTE: skipped ${skipped} suite(s) and ${skippedTests.length} test(s) or file(s) (listed above); CI fails on these.`,
+  );
+}
 console.log(`suites: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 ? 1 : 0);
