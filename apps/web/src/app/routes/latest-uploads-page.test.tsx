@@ -3,7 +3,9 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonError } from '@/test/mock-api';
 import { member, renderApp } from '@/test/render-app';
-import { daysAgo, makeUpload } from '@/features/uploads/test/upload-fixtures';
+import { daysAgo, fixTheClock, makeUpload } from '@/features/uploads/test/upload-fixtures';
+
+fixTheClock();
 
 const uploads = [
   makeUpload({ id: 3, name: 'Crane lift', createdAt: daysAgo(0) }),

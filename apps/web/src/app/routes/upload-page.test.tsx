@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { jsonError } from '@/test/mock-api';
 import { admin, member, renderApp } from '@/test/render-app';
-import { daysAgo, makeUpload } from '@/features/uploads/test/upload-fixtures';
+import { daysAgo, fixTheClock, makeUpload } from '@/features/uploads/test/upload-fixtures';
 
 // The viewer's time zone, set before the page's date formatters are made: UTC+05:30 all year, so
 // a time shifted into it never looks like the camera's own.
@@ -14,6 +14,7 @@ const VIEWER_ZONE = vi.hoisted(() => {
 afterAll(() => {
   vi.unstubAllEnvs();
 });
+fixTheClock();
 
 /** How the page words a date and time, in the given zone (locale-independent expectations). */
 const shownAs = (instant: number, timeZone: string) =>

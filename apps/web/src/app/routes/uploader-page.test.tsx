@@ -158,6 +158,21 @@ describe('/uploader/{id}/create', () => {
     expect(xhr.requests).toHaveLength(0);
   });
 
+  it("shows the server's own message when the project cannot be loaded, not a generic one", async () => {
+    renderApp('/uploader/31/create', {
+      signedInAs: member,
+      api: {
+        'GET /api/project/id/31': jsonError(503, 'unavailable', 'The database is restarting.'),
+      },
+    });
+    // A server error is retried twice (about 3 s) before the page gives up.
+    const alert = await screen.findByRole('alert', {}, { timeout: 15_000 });
+    expect(alert).toHaveTextContent('Could not load the project');
+    expect(alert).toHaveTextContent('The database is restarting.');
+    expect(alert).not.toHaveTextContent(/something went wrong|answered with an error/i);
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+  });
+
   it('offers RETRY when the project fails to load', async () => {
     let calls = 0;
     const { user } = renderApp('/uploader/31/create', {
