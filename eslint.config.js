@@ -1,7 +1,73 @@
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The web app's import zones. app/ (pages, router, shell) composes features; a feature imports
+ * lib/, components/ and itself, never another feature or app/; lib/ and components/ import
+ * neither features nor app/. One config object per feature, so each may import only its own
+ * folder. Relative paths may not climb out of a feature (use the `@/` alias).
+ */
+function webImportZones() {
+  const src = 'apps/web/src';
+  const features = readdirSync(new URL(`${src}/features`, import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  const tests = ['**/*.test.ts', '**/*.test.tsx'];
+  const appImport = {
+    group: ['@/app', '@/app/**'],
+    message: 'Only app/ composes pages: lib, components and features do not import it.',
+  };
+  return [
+    ...features.flatMap((feature) => {
+      const zone = (patterns) => ({
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                group: ['@/features/*', `!@/features/${feature}`],
+                message:
+                  'Features do not import each other: compose them in a page under app/routes/.',
+              },
+              {
+                group: ['../../*', '../../**'],
+                message: 'Do not climb out of the feature: import lib/ and components/ via @/.',
+              },
+              ...patterns,
+            ],
+          },
+        ],
+      });
+      const files = [`${src}/features/${feature}/**`];
+      // A feature's tests may render it inside the app's real providers.
+      return [
+        { files, ignores: tests, rules: zone([appImport]) },
+        { files: files.map((dir) => `${dir}/*.test.{ts,tsx}`), rules: zone([]) },
+      ];
+    }),
+    {
+      files: [`${src}/lib/**`, `${src}/components/**`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                group: ['@/features', '@/features/**', '../features', '../features/**'],
+                message: 'lib/ and components/ are below the features: they do not import them.',
+              },
+              appImport,
+              { group: ['../app', '../app/**'], message: appImport.message },
+            ],
+          },
+        ],
+      },
+    },
+  ];
+}
 
 export default tseslint.config(
   {
@@ -66,22 +132,6 @@ export default tseslint.config(
         {
           selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
           message: 'Never inject HTML.',
-        },
-      ],
-    },
-  },
-  {
-    files: ['apps/web/src/features/*/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['../../*/**', '@/features/*'],
-              message: 'Features do not import each other; compose them in app/ or pages.',
-            },
-          ],
         },
       ],
     },
@@ -178,4 +228,5 @@ export default tseslint.config(
       ],
     },
   },
+  ...webImportZones(),
 );

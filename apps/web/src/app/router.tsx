@@ -1,34 +1,66 @@
-import { createBrowserRouter, type RouteObject } from 'react-router';
-import { LoginPage } from '@/features/auth/routes/login-page';
-import { NotificationsPage } from '@/features/notifications/routes/notifications-page';
-import { ArchivedProjectsPage } from '@/features/projects/routes/archived-projects-page';
-import { AllProjectsPage } from '@/features/projects/routes/all-projects-page';
-import { MyProjectsPage } from '@/features/projects/routes/my-projects-page';
-import { NewProjectPage } from '@/features/projects/routes/new-project-page';
-import { ProjectPage } from '@/features/projects/routes/project-page';
-import { UploaderChoosePage } from '@/features/projects/routes/uploader-choose-page';
-import { ReportCreatorPage } from '@/features/reports/routes/report-creator-page';
-import { ReportsPage } from '@/features/reports/routes/reports-page';
-import { SearchPage } from '@/features/search/routes/search-page';
-import { ProjectUploadsSection } from '@/features/uploads/components/project-uploads-section';
-import { LatestUploadsPage } from '@/features/uploads/routes/latest-uploads-page';
-import { UploadBatchEditPage } from '@/features/uploads/routes/upload-batch-edit-page';
-import { UploadEditPage } from '@/features/uploads/routes/upload-edit-page';
-import { UploadPage } from '@/features/uploads/routes/upload-page';
-import { UploaderPage } from '@/features/uploads/routes/uploader-page';
-import { AdminPage } from '@/features/users/routes/admin-page';
-import { TeamsPage } from '@/features/users/routes/teams-page';
+import { Suspense } from 'react';
+import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
+import { LoadingState } from '@/components/loading-state';
 import { RedirectIfSignedIn, RequireAdmin, RequireAuth } from './guards';
 import { AppLayout } from './layout/app-layout';
-import { HomePage } from './pages/home-page';
-import { MemberProfilePage } from './pages/member-profile-page';
-import { NotFoundPage } from './pages/not-found-page';
-import { ProfilePage } from './pages/profile-page';
-import { RouteErrorPage } from './pages/route-error-page';
+import { lazyPage } from './lazy-page';
+import { RouteErrorPage } from './routes/route-error-page';
+
+/*
+ * Every page is loaded with its route, so its code (and the libraries only it uses) arrives
+ * when the page is first opened rather than with the app. Navigations are transitions, so the
+ * current page stays on screen while the next one's code loads; on a first visit the shell is
+ * drawn at once and the page area shows a spinner until its code arrives.
+ */
+const HomePage = lazyPage(() => import('./routes/home-page').then((m) => m.HomePage));
+const ProfilePage = lazyPage(() => import('./routes/profile-page').then((m) => m.ProfilePage));
+const MemberProfilePage = lazyPage(() =>
+  import('./routes/member-profile-page').then((m) => m.MemberProfilePage),
+);
+const TeamsPage = lazyPage(() => import('./routes/teams-page').then((m) => m.TeamsPage));
+const MyProjectsPage = lazyPage(() =>
+  import('./routes/my-projects-page').then((m) => m.MyProjectsPage),
+);
+const AllProjectsPage = lazyPage(() =>
+  import('./routes/all-projects-page').then((m) => m.AllProjectsPage),
+);
+const NewProjectPage = lazyPage(() =>
+  import('./routes/new-project-page').then((m) => m.NewProjectPage),
+);
+const ProjectPage = lazyPage(() => import('./routes/project-page').then((m) => m.ProjectPage));
+const UploaderChoosePage = lazyPage(() =>
+  import('./routes/uploader-choose-page').then((m) => m.UploaderChoosePage),
+);
+const LatestUploadsPage = lazyPage(() =>
+  import('./routes/latest-uploads-page').then((m) => m.LatestUploadsPage),
+);
+const UploadPage = lazyPage(() => import('./routes/upload-page').then((m) => m.UploadPage));
+const UploadEditPage = lazyPage(() =>
+  import('./routes/upload-edit-page').then((m) => m.UploadEditPage),
+);
+const UploadBatchEditPage = lazyPage(() =>
+  import('./routes/upload-batch-edit-page').then((m) => m.UploadBatchEditPage),
+);
+const UploaderPage = lazyPage(() => import('./routes/uploader-page').then((m) => m.UploaderPage));
+const ReportsPage = lazyPage(() => import('./routes/reports-page').then((m) => m.ReportsPage));
+const ReportCreatorPage = lazyPage(() =>
+  import('./routes/report-creator-page').then((m) => m.ReportCreatorPage),
+);
+const NotificationsPage = lazyPage(() =>
+  import('./routes/notifications-page').then((m) => m.NotificationsPage),
+);
+const SearchPage = lazyPage(() => import('./routes/search-page').then((m) => m.SearchPage));
+const AdminPage = lazyPage(() => import('./routes/admin-page').then((m) => m.AdminPage));
+const LoginPage = lazyPage(() => import('./routes/login-page').then((m) => m.LoginPage));
+const ArchivedProjectsPage = lazyPage(() =>
+  import('./routes/archived-projects-page').then((m) => m.ArchivedProjectsPage),
+);
+const NotFoundPage = lazyPage(() => import('./routes/not-found-page').then((m) => m.NotFoundPage));
 
 /**
- * The spec's routes (§2). To add a page: import it from features/<domain>/routes/ and add one
- * line to `memberRoutes` (any signed-in user) or `adminRoutes`.
+ * The spec's routes (§2). To add a page: write it in app/routes/ (composing the features it
+ * shows), declare it above with lazyPage and add one line to `memberRoutes` (any signed-in
+ * user) or `adminRoutes`.
  */
 const memberRoutes: RouteObject[] = [
   { index: true, element: <HomePage /> },
@@ -38,16 +70,7 @@ const memberRoutes: RouteObject[] = [
   { path: 'projects', element: <MyProjectsPage /> },
   { path: 'projects/all', element: <AllProjectsPage /> },
   { path: 'projects/new', element: <NewProjectPage /> },
-  {
-    path: 'project/:id',
-    element: (
-      <ProjectPage
-        uploads={(project) => (
-          <ProjectUploadsSection projectId={project.id} count={project.uploadsCount} />
-        )}
-      />
-    ),
-  },
+  { path: 'project/:id', element: <ProjectPage /> },
   { path: 'uploader/choose', element: <UploaderChoosePage /> },
   { path: 'uploads/latest', element: <LatestUploadsPage /> },
   { path: 'upload/:id', element: <UploadPage /> },
@@ -66,6 +89,12 @@ const adminRoutes: RouteObject[] = [{ path: 'admin', element: <AdminPage /> }];
 export const routes: RouteObject[] = [
   {
     errorElement: <RouteErrorPage />,
+    // The login page's fallback; signed-in pages have theirs inside the app shell.
+    element: (
+      <Suspense fallback={<LoadingState />}>
+        <Outlet />
+      </Suspense>
+    ),
     children: [
       {
         path: 'login',

@@ -23,6 +23,7 @@ export function renderApp(path: string, { signedInAs, api = {} }: RenderAppOptio
     'GET /api/auth/hints': {
       body: { sample: null, placesProvider: 'offline', googleMapsKey: null },
     },
+    'GET /api/config': { body: { placesProvider: 'offline', googleMapsKey: null } },
     ...(signedInAs ? { 'GET /api/auth/me': { body: signedInAs } } : {}),
     'POST /api/auth/logout': { body: { ok: true } },
     ...api,

@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import Drawer from '@mui/material/Drawer';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
+import { LoadingState } from '@/components/loading-state';
 import { Outlet, useLocation } from 'react-router';
 import { SideMenu } from './side-menu';
 import { TOP_BAR_HEIGHT_DESKTOP, TopBar } from './top-bar';
@@ -58,7 +59,10 @@ export function AppLayout() {
           component="main"
           sx={{ flex: 1, minWidth: 0, px: { xs: 2, sm: 3 }, py: { xs: 2, sm: 3 }, maxWidth: 1440 }}
         >
-          <Outlet />
+          {/* Only the page area waits for a page's code: the shell stays in place. */}
+          <Suspense fallback={<LoadingState />}>
+            <Outlet />
+          </Suspense>
         </Box>
       </Box>
     </Box>

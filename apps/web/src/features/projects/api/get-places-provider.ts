@@ -1,4 +1,4 @@
-import { loginHintsSchema } from '@sitelog/shared';
+import { clientConfigSchema } from '@sitelog/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { projectKeys } from './keys';
@@ -8,10 +8,10 @@ export interface PlacesProvider {
   googleMapsKey: string | null;
 }
 
-/** GET /api/auth/hints, read for the place search provider the server is configured with. */
+/** GET /api/config, read for the place search provider the server is configured with. */
 export const getPlacesProvider = async (signal?: AbortSignal): Promise<PlacesProvider> => {
-  const hints = await api.get('/api/auth/hints', loginHintsSchema, { signal });
-  return { provider: hints.placesProvider, googleMapsKey: hints.googleMapsKey };
+  const config = await api.get('/api/config', clientConfigSchema, { signal });
+  return { provider: config.placesProvider, googleMapsKey: config.googleMapsKey };
 };
 
 export const placesProviderQueryOptions = () =>

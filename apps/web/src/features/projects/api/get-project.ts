@@ -13,4 +13,9 @@ export const projectQueryOptions = (id: number) =>
     queryFn: ({ signal }) => getProject(id, signal),
   });
 
-export const useProject = (id: number) => useQuery(projectQueryOptions(id));
+/**
+ * The one place any page reads a project from, so every screen showing it shares one cache entry
+ * (a rename shows everywhere). Nothing is asked while the id is null (not a valid id).
+ */
+export const useProject = (id: number | null) =>
+  useQuery({ ...projectQueryOptions(id ?? 0), enabled: id !== null });

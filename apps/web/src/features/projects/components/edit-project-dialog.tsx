@@ -6,6 +6,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import type { Project } from '@sitelog/shared';
 import { useId } from 'react';
+import type { ExtraInvalidations } from '@/lib/invalidate';
 import { useUpdateProject } from '../api/update-project';
 import { ProjectForm } from './project-form';
 
@@ -13,14 +14,16 @@ interface EditProjectDialogProps {
   project: Project;
   open: boolean;
   onClose: () => void;
+  /** Other views showing the project, refreshed after a save (the page knows which). */
+  invalidate?: ExtraInvalidations<Project>;
 }
 
 /** EDIT on the project page (creator only): name, location, description, saved with PATCH. */
-export function EditProjectDialog({ project, open, onClose }: EditProjectDialogProps) {
+export function EditProjectDialog({ project, open, onClose, invalidate }: EditProjectDialogProps) {
   const theme = useTheme();
   const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
   const titleId = useId();
-  const update = useUpdateProject(project.id);
+  const update = useUpdateProject(project.id, { invalidate });
   const close = () => {
     if (update.isPending) return;
     update.reset();

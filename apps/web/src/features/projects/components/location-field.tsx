@@ -7,7 +7,7 @@ import { limits } from '@sitelog/shared';
 import { useState } from 'react';
 import type { PlaceSuggestion } from '../api/place-suggestion';
 import { PLACE_QUERY_MIN, usePlaceSuggestions } from '../api/search-places';
-import { useDebouncedValue } from './use-debounced-value';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
 
 export interface LocationValue {
   location: string;

@@ -23,7 +23,7 @@ import {
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '@/lib/paths';
 import type { ProjectListItem } from '../api/get-project-rows';
-import { formatDate } from './format-date';
+import { formatDate } from '@/lib/format-date';
 
 type SortKey = keyof ProjectListItem;
 type Direction = 'asc' | 'desc';

@@ -1,8 +1,8 @@
-import { uploadSchema, type CreateUploadDto } from '@sitelog/shared';
+import { uploadSchema, type CreateUploadDto, type Upload } from '@sitelog/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { uploadMultipart, type UploadProgress } from '@/lib/api-client';
+import { extraKeys, invalidateKeys, type ExtraInvalidations } from '@/lib/invalidate';
 import { uploadKeys } from './keys';
-import { refreshAfterUploadChange } from './refresh';
 
 export interface CreateUploadInput {
   file: File;
@@ -22,13 +22,22 @@ export function createUpload({ file, dto, onProgress, signal }: CreateUploadInpu
   return uploadMultipart('/api/upload/autoupload', form, uploadSchema, { onProgress, signal });
 }
 
-export const useCreateUpload = () => {
+/**
+ * Adds an upload: it is cached for the editor that opens next, every upload list is refreshed,
+ * and so is whatever else the caller names (the project's count and cover, the member's count).
+ */
+export const useCreateUpload = ({
+  invalidate,
+}: { invalidate?: ExtraInvalidations<Upload, CreateUploadInput> } = {}) => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createUpload,
-    onSuccess: (upload) => {
+    onSuccess: (upload, input) => {
       queryClient.setQueryData(uploadKeys.detail(upload.id), upload);
-      void refreshAfterUploadChange(queryClient);
+      void invalidateKeys(queryClient, [
+        uploadKeys.lists(),
+        ...extraKeys(invalidate, upload, input),
+      ]);
     },
   });
 };

@@ -10,6 +10,7 @@ import type { Upload } from '@sitelog/shared';
 import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '@/lib/api-client';
+import type { ExtraInvalidations } from '@/lib/invalidate';
 import { paths } from '@/lib/paths';
 import { useDeleteUpload } from '../api/delete-upload';
 import { uploadDisplayName } from './upload-tiles';
@@ -21,12 +22,15 @@ import { uploadDisplayName } from './upload-tiles';
 export function DeleteUploadButton({
   upload,
   disabled = false,
+  invalidate,
 }: {
   upload: Pick<Upload, 'id' | 'name' | 'project'>;
   disabled?: boolean;
+  /** What other features show about this upload, refreshed once it is gone (the page knows). */
+  invalidate?: ExtraInvalidations;
 }) {
   const [open, setOpen] = useState(false);
-  const remove = useDeleteUpload(upload.id);
+  const remove = useDeleteUpload(upload.id, { invalidate });
   const navigate = useNavigate();
   const titleId = useId();
   const textId = useId();

@@ -7,7 +7,7 @@ import { ErrorState } from '@/components/error-state';
 import { PageHeader } from '@/components/page-header';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useUpload } from '../api/get-upload';
-import { isNotFound } from '../api/is-not-found';
+import { isNotFound } from '@/lib/is-not-found';
 import { UploadNotFound } from './upload-not-found';
 
 /** The shape of an upload page while it loads: title, meta line, image box. */

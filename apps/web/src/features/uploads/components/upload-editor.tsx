@@ -7,6 +7,7 @@ import Typography from '@mui/material/Typography';
 import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { errorMessage } from '@/lib/api-client';
+import type { ExtraInvalidations } from '@/lib/invalidate';
 import { useUpdateUpload } from '../api/update-upload';
 
 interface EditorValues {
@@ -24,6 +25,8 @@ interface UploadEditorProps {
   upload: Upload;
   /** Controls shown after the fields (the batch editor's DONE, ADD ANOTHER ONE, DELETE). */
   renderActions?: (controls: UploadEditorControls) => ReactNode;
+  /** What other features show about this upload, refreshed after a save (the page knows). */
+  invalidate?: ExtraInvalidations;
 }
 
 /**
@@ -31,8 +34,8 @@ interface UploadEditorProps {
  * field left as it was is sent with the upload's current value (spec §5). Render it with
  * `key={upload.id}` so another upload starts from its own values.
  */
-export function UploadEditor({ upload, renderActions }: UploadEditorProps) {
-  const update = useUpdateUpload(upload.id);
+export function UploadEditor({ upload, renderActions, invalidate }: UploadEditorProps) {
+  const update = useUpdateUpload(upload.id, { invalidate });
   const [saved, setSaved] = useState(false);
   const { register, handleSubmit, getValues, reset, formState } = useForm<EditorValues>({
     defaultValues: { name: upload.name, description: upload.description },

@@ -1,4 +1,18 @@
 import type { Project, Upload } from '@sitelog/shared';
+import { afterAll, vi } from 'vitest';
+
+/**
+ * Stops the clock at noon on a fixed day for a test file whose fixtures and assertions read
+ * dates as "today" or "yesterday", so a run that crosses midnight cannot change what they read.
+ * Only Date is faked; timers stay real, so waiting for the page works as usual. Call it at the
+ * top of the file, before any fixture is made.
+ */
+export function fixTheClock(now = new Date(2026, 10, 18, 12)): void {
+  vi.useFakeTimers({ toFake: ['Date'], now });
+  afterAll(() => {
+    vi.useRealTimers();
+  });
+}
 
 /** A date `days` calendar days before today, at noon local time (clear of midnight edges). */
 export function daysAgo(days: number): string {

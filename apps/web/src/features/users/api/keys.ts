@@ -7,5 +7,7 @@ export const userKeys = {
   profiles: () => [...userKeys.all, 'profiles'] as const,
   profile: (id: number) => [...userKeys.all, 'profile', id] as const,
   /** The projects a member created, as their profile lists them. */
-  memberProjects: (id: number) => [...userKeys.all, 'projects', id] as const,
+  memberProjects: (id: number) => [...userKeys.allMemberProjects(), id] as const,
+  /** Every member's project list (their counts and covers change with any upload). */
+  allMemberProjects: () => [...userKeys.all, 'projects'] as const,
 };

@@ -1,14 +1,14 @@
 import Alert from '@mui/material/Alert';
 import type { Profile } from '@sitelog/shared';
 import type { ReactNode } from 'react';
-import { useParams } from 'react-router';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { NotFoundState } from '@/components/not-found-state';
 import { PageHeader } from '@/components/page-header';
-import { ApiError } from '@/lib/api-client';
+import { isNotFound } from '@/lib/is-not-found';
 import { paths } from '@/lib/paths';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { useRouteId } from '@/lib/use-route-id';
 import { useProfile } from '../api/get-profile';
 
 /** A profile address whose member does not exist (or whose id is not a number). */
@@ -39,14 +39,6 @@ function MemberHeader({ profile }: { profile: Profile }) {
   );
 }
 
-/** The `:id` of /profile/{id} as a positive whole number, or null when it is not one. */
-function useMemberId(): number | null {
-  const { id } = useParams();
-  if (!id || !/^[1-9]\d{0,9}$/.test(id)) return null;
-  const value = Number(id);
-  return value <= 2_147_483_647 ? value : null;
-}
-
 interface MemberProfileProps {
   /** The member's projects and uploads, composed by the page from their own features. */
   children: (profile: Profile) => ReactNode;
@@ -57,12 +49,12 @@ interface MemberProfileProps {
  * passes in. Loading, failure and an unknown member each get their own state, never a blank page.
  */
 export function MemberProfile({ children }: MemberProfileProps) {
-  const id = useMemberId();
+  const id = useRouteId();
   const query = useProfile(id);
   if (id === null) return <MemberNotFound />;
   if (query.isPending) return <LoadingState label="Loading the profile…" />;
   if (query.isError) {
-    if (query.error instanceof ApiError && query.error.status === 404) return <MemberNotFound />;
+    if (isNotFound(query.error)) return <MemberNotFound />;
     return (
       <>
         <PageHeader title="Member" />

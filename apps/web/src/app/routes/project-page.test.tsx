@@ -1,0 +1,268 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { jsonError } from '@/test/mock-api';
+import { member, renderApp } from '@/test/render-app';
+import { makeProject } from '@/features/projects/test/make-project';
+
+const byOther = makeProject({ id: 7, creator: { id: 3, firstname: 'Aisha', lastname: 'Okafor' } });
+// The Uploads section (from the uploads feature) loads the project's photos on its own.
+const noUploads = { 'GET /api/upload/project/7/latest': { body: [] } };
+const byMember = makeProject({
+  id: 8,
+  name: 'School Extension',
+  creator: { id: member.id, firstname: member.firstname, lastname: member.lastname },
+});
+
+describe('/project/{id}', () => {
+  it('shows the header: name, location, creator linking to the profile, updated date and description', async () => {
+    renderApp('/project/7', {
+      signedInAs: member,
+      api: { 'GET /api/project/id/7': { body: byOther }, ...noUploads },
+    });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: byOther.name }),
+    ).toBeInTheDocument();
+    expect(document.title).toBe(`${byOther.name} · Sitelog`);
+    expect(screen.getByText('Munich, Germany')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Aisha Okafor' })).toHaveAttribute(
+      'href',
+      '/profile/3',
+    );
+    expect(
+      screen.getByText(
+        (_content, element) =>
+          element?.tagName === 'TIME' && element.getAttribute('datetime') === byOther.updatedAt,
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByText(byOther.description)).toBeInTheDocument();
+  });
+
+  it('shows EDIT only to the project creator', async () => {
+    const { unmount } = renderApp('/project/7', {
+      signedInAs: member,
+      api: { 'GET /api/project/id/7': { body: byOther }, ...noUploads },
+    });
+    await screen.findByRole('heading', { level: 1, name: byOther.name });
+    expect(screen.getByRole('button', { name: 'Bookmark' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
+    unmount();
+
+    renderApp('/project/8', {
+      signedInAs: member,
+      api: { 'GET /api/project/id/8': { body: byMember } },
+    });
+    await screen.findByRole('heading', { level: 1, name: byMember.name });
+    expect(screen.getByRole('button', { name: 'Edit' })).toBeInTheDocument();
+  });
+
+  it('edits the project as its creator with PATCH and shows the saved values', async () => {
+    const saved = { ...byMember, name: 'School Extension, Phase 2', description: 'Second wing.' };
+    const { user, server } = renderApp('/project/8', {
+      signedInAs: member,
+      api: {
+        'GET /api/project/id/8': { body: byMember },
+        'PATCH /api/project/update/8': { body: saved },
+        'GET /api/places': { body: [] },
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit project' });
+    const name = within(dialog).getByLabelText('Name');
+    expect(name).toHaveValue(byMember.name);
+    expect(within(dialog).getByLabelText('Location')).toHaveValue(byMember.location);
+    await user.clear(name);
+    await user.paste('School Extension, Phase 2');
+    await user.clear(within(dialog).getByLabelText('Description'));
+    await user.paste('Second wing.');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(server.callsTo('PATCH /api/project/update/8')[0]?.body).toEqual({
+      project: {
+        name: 'School Extension, Phase 2',
+        location: byMember.location,
+        description: 'Second wing.',
+        latitude: byMember.latitude,
+        longitude: byMember.longitude,
+      },
+    });
+    expect(
+      screen.getByRole('heading', { level: 1, name: 'School Extension, Phase 2' }),
+    ).toBeInTheDocument();
+    // Opening the location for editing is not a place search.
+    expect(server.callsTo('GET /api/places')).toHaveLength(0);
+  });
+
+  it('shows the server message in the edit form when saving fails', async () => {
+    const { user } = renderApp('/project/8', {
+      signedInAs: member,
+      api: {
+        'GET /api/project/id/8': { body: byMember },
+        'PATCH /api/project/update/8': jsonError(
+          403,
+          'forbidden',
+          'Only the creator of this project can edit it.',
+        ),
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit project' });
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Only the creator of this project can edit it.',
+    );
+  });
+
+  it('bookmarks and unbookmarks through the API and updates the label from the answer', async () => {
+    let favorited = false;
+    const { user, server } = renderApp('/project/7', {
+      signedInAs: member,
+      api: {
+        ...noUploads,
+        ...noUploads,
+        'GET /api/project/id/7': () => ({ body: { ...byOther, isFavorited: favorited } }),
+        'GET /api/project/7/favor/': () => {
+          favorited = true;
+          return { body: { ...byOther, isFavorited: true } };
+        },
+        'GET /api/project/7/unfavor/': () => {
+          favorited = false;
+          return { body: { ...byOther, isFavorited: false } };
+        },
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Bookmark' }));
+    expect(await screen.findByRole('button', { name: 'Unbookmark' })).toHaveAttribute(
+      'aria-disabled',
+      'false',
+    );
+    expect(server.callsTo('GET /api/project/7/favor/')).toHaveLength(1);
+    // The project is refetched after the toggle (spec §4).
+    await waitFor(() => expect(server.callsTo('GET /api/project/id/7')).toHaveLength(2));
+    expect(server.callsTo('GET /api/project/7/favor/')[0]?.headers.get('authorization')).toBe(
+      `Bearer token-of-${member.id}`,
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Unbookmark' }));
+    expect(await screen.findByRole('button', { name: 'Bookmark' })).toBeInTheDocument();
+    expect(server.callsTo('GET /api/project/7/unfavor/')).toHaveLength(1);
+    // Following was not touched.
+    expect(screen.getByRole('button', { name: 'Follow' })).toBeInTheDocument();
+  });
+
+  it('ignores FOLLOW presses while its call runs, keeps focus, and shows a failure', async () => {
+    let answer: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const { user, server } = renderApp('/project/7', {
+      signedInAs: member,
+      api: {
+        'GET /api/project/id/7': { body: byOther },
+        ...noUploads,
+        'GET /api/project/7/follow/': async () => {
+          await held;
+          return jsonError(404, 'not_found', 'Project not found.');
+        },
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Follow' }));
+    const follow = screen.getByRole('button', { name: 'Follow' });
+    expect(follow).toHaveAttribute('aria-disabled', 'true');
+    // A second press while the call runs is ignored, and focus stays on the button.
+    await user.click(follow);
+    expect(server.callsTo('GET /api/project/7/follow/')).toHaveLength(1);
+    expect(follow).toHaveFocus();
+    answer();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Project not found.');
+    expect(screen.getByRole('button', { name: 'Follow' })).toHaveAttribute(
+      'aria-disabled',
+      'false',
+    );
+  });
+
+  it('shows the project uploads as tiles, a tile to add one, and sample report tiles for the report creator', async () => {
+    const withUploads = { ...byOther, uploadsCount: 9 };
+    const upload = {
+      id: 31,
+      name: 'Footings north',
+      description: '',
+      createdAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+      previewLink: '/media/p31.webp',
+      formatedLink: '/media/f31.jpg',
+      formatedWidth: 800,
+      formatedHeight: 600,
+      originalLink: '/media/o31.jpg',
+      creator: { id: 2, firstname: 'Bob', lastname: 'Builder' },
+      project: { id: 7, name: withUploads.name },
+      capturedAt: null,
+      latitude: null,
+      longitude: null,
+      camera: null,
+    };
+    renderApp('/project/7', {
+      signedInAs: member,
+      api: {
+        'GET /api/project/id/7': { body: withUploads },
+        'GET /api/upload/project/7/latest': { body: [upload] },
+      },
+    });
+    const uploads = await screen.findByRole('region', { name: 'Uploads' });
+    const add = await within(uploads).findByRole('link', { name: 'Add upload' });
+    expect(add).toHaveAttribute('href', '/uploader/7/create');
+    const image = await within(uploads).findByRole('img', { name: 'Footings north' });
+    expect(image).toHaveAttribute('src', '/media/p31.webp');
+    expect(image).toHaveAttribute('loading', 'lazy');
+    expect(image.closest('a')).toHaveAttribute('href', '/upload/31');
+    expect(screen.getByText('9 uploads')).toBeInTheDocument();
+
+    const reports = screen.getByRole('region', { name: 'Reports' });
+    expect(within(reports).getByText('Under construction')).toBeInTheDocument();
+    const samples = within(reports).getAllByRole('link');
+    expect(samples.length).toBeGreaterThan(0);
+    for (const sample of samples)
+      expect(sample).toHaveAttribute('href', '/reports/create?project=7');
+  });
+
+  it('says the project was not found for an unknown id and for an id that is not a number', async () => {
+    const { unmount, server } = renderApp('/project/999', {
+      signedInAs: member,
+      api: { 'GET /api/project/id/999': jsonError(404, 'not_found', 'Project not found.') },
+    });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Project not found' }),
+    ).toBeInTheDocument();
+    expect(document.title).toBe('Project not found · Sitelog');
+    expect(server.callsTo('GET /api/project/id/999')).toHaveLength(1);
+    unmount();
+
+    const second = renderApp('/project/abc', { signedInAs: member });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Project not found' }),
+    ).toBeInTheDocument();
+    expect(second.server.calls.filter((call) => call.path.startsWith('/api/project'))).toHaveLength(
+      0,
+    );
+  });
+
+  it('offers Retry when the project cannot be loaded', async () => {
+    let fail = true;
+    const { user } = renderApp('/project/7', {
+      signedInAs: member,
+      api: {
+        ...noUploads,
+        'GET /api/project/id/7': () =>
+          fail ? jsonError(503, 'unavailable', 'The database is busy.') : { body: byOther },
+      },
+    });
+    expect(
+      await screen.findByText('The database is busy.', {}, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(
+      await screen.findByRole('heading', { level: 1, name: byOther.name }),
+    ).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,175 @@
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import PlaceOutlined from '@mui/icons-material/PlaceOutlined';
+import SearchOffOutlined from '@mui/icons-material/SearchOffOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { Project } from '@sitelog/shared';
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { ErrorState } from '@/components/error-state';
+import { TileGridSkeleton } from '@/components/loading-state';
+import { NotFoundState } from '@/components/not-found-state';
+import { PageHeader } from '@/components/page-header';
+import { errorMessage } from '@/lib/api-client';
+import { isNotFound } from '@/lib/is-not-found';
+import { paths } from '@/lib/paths';
+import { useCurrentUser } from '@/lib/session';
+import { useDocumentTitle } from '@/lib/use-document-title';
+import { useRouteId } from '@/lib/use-route-id';
+import { afterProjectEdit } from '../invalidations';
+import { useProject } from '@/features/projects/api/get-project';
+import { EditProjectDialog } from '@/features/projects/components/edit-project-dialog';
+import { formatDate } from '@/lib/format-date';
+import { ProjectMarkButtons } from '@/features/projects/components/project-mark-buttons';
+import { ProjectReportsSection } from '@/features/projects/components/project-reports-section';
+import { ProjectUploadsSection } from '@/features/uploads/components/project-uploads-section';
+
+function ProjectNotFound() {
+  return (
+    <NotFoundState
+      title="Project not found"
+      message="There is no project at this address."
+      description="It may have been removed, or the link may be mistyped."
+      to={paths.allProjects}
+      actionLabel="All projects"
+      icon={<SearchOffOutlined />}
+    />
+  );
+}
+
+function ProjectPageSkeleton() {
+  useDocumentTitle('Project');
+  return (
+    <Box role="status" aria-label="Loading project…">
+      <Skeleton variant="text" sx={{ fontSize: '1.75rem', width: '60%' }} />
+      <Skeleton variant="text" sx={{ width: '40%', mb: 3 }} />
+      <TileGridSkeleton count={6} aspectRatio="1 / 1" />
+    </Box>
+  );
+}
+
+function ProjectView({ project }: { project: Project }) {
+  useDocumentTitle(project.name);
+  const user = useCurrentUser();
+  const [editing, setEditing] = useState(false);
+  const [markError, setMarkError] = useState<unknown>(null);
+  const isCreator = project.creator.id === user.id;
+  const creatorName = `${project.creator.firstname} ${project.creator.lastname}`;
+
+  return (
+    <>
+      <PageHeader
+        title={project.name}
+        subtitle={
+          <Stack
+            direction="row"
+            sx={{ flexWrap: 'wrap', columnGap: 2, rowGap: 0.5, alignItems: 'center' }}
+          >
+            <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0 }}>
+              <PlaceOutlined aria-hidden sx={{ fontSize: 18 }} />
+              <span>{project.location}</span>
+            </Stack>
+            <span>
+              Created by{' '}
+              <Link component={RouterLink} to={paths.memberProfile(project.creator.id)}>
+                {creatorName}
+              </Link>
+            </span>
+            <span>
+              Updated <time dateTime={project.updatedAt}>{formatDate(project.updatedAt)}</time>
+            </span>
+          </Stack>
+        }
+        actions={
+          <>
+            <ProjectMarkButtons project={project} onError={setMarkError} />
+            {isCreator ? (
+              <Button
+                variant="outlined"
+                startIcon={<EditOutlined />}
+                onClick={() => setEditing(true)}
+              >
+                Edit
+              </Button>
+            ) : null}
+          </>
+        }
+      />
+      {markError ? (
+        <Alert severity="error" onClose={() => setMarkError(null)} sx={{ mb: 2 }}>
+          {errorMessage(markError)}
+        </Alert>
+      ) : null}
+      {project.description ? (
+        <Typography
+          variant="body1"
+          sx={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere', mb: 4, maxWidth: '75ch' }}
+        >
+          {project.description}
+        </Typography>
+      ) : null}
+      <ProjectUploadsSection projectId={project.id} count={project.uploadsCount} />
+      <ProjectReportsSection projectId={project.id} />
+      {isCreator ? (
+        <EditProjectDialog
+          project={project}
+          open={editing}
+          onClose={() => setEditing(false)}
+          invalidate={afterProjectEdit()}
+        />
+      ) : null}
+    </>
+  );
+}
+
+function ProjectLoadError({
+  error,
+  onRetry,
+  retrying,
+}: {
+  error: unknown;
+  onRetry: () => void;
+  retrying: boolean;
+}) {
+  useDocumentTitle('Project');
+  return (
+    <>
+      <PageHeader title="Project" />
+      <ErrorState
+        error={error}
+        title="The project could not be loaded"
+        onRetry={onRetry}
+        retrying={retrying}
+      />
+    </>
+  );
+}
+
+function ProjectLoader({ id }: { id: number }) {
+  const query = useProject(id);
+  if (query.isPending) return <ProjectPageSkeleton />;
+  if (query.isError) {
+    if (isNotFound(query.error)) return <ProjectNotFound />;
+    return (
+      <ProjectLoadError
+        error={query.error}
+        onRetry={() => void query.refetch()}
+        retrying={query.isFetching}
+      />
+    );
+  }
+  return <ProjectView project={query.data} />;
+}
+
+/** /project/{id}: header, BOOKMARK/FOLLOW, EDIT for the creator, Uploads and Reports (spec §2). */
+export function ProjectPage() {
+  const projectId = useRouteId();
+  if (projectId === null) return <ProjectNotFound />;
+  // Keyed by id, so moving between projects starts each page afresh.
+  return <ProjectLoader key={projectId} id={projectId} />;
+}

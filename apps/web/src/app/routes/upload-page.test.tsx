@@ -1,0 +1,201 @@
+import '@/features/uploads/test/timing';
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { jsonError } from '@/test/mock-api';
+import { admin, member, renderApp } from '@/test/render-app';
+import { daysAgo, fixTheClock, makeUpload } from '@/features/uploads/test/upload-fixtures';
+
+// The viewer's time zone, set before the page's date formatters are made: UTC+05:30 all year, so
+// a time shifted into it never looks like the camera's own.
+const VIEWER_ZONE = vi.hoisted(() => {
+  vi.stubEnv('TZ', 'Asia/Kolkata');
+  return 'Asia/Kolkata';
+});
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
+fixTheClock();
+
+/** How the page words a date and time, in the given zone (locale-independent expectations). */
+const shownAs = (instant: number, timeZone: string) =>
+  new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(
+    instant,
+  );
+
+const byMember = makeUpload({
+  id: 7,
+  name: 'North wall rebar',
+  description: 'Line one\n<b>not bold</b> <img src=x onerror=alert(1)>',
+  createdAt: daysAgo(1),
+  creator: { id: member.id, firstname: member.firstname, lastname: member.lastname },
+  project: { id: 31, name: 'Harbour Bridge' },
+  formatedWidth: 1200,
+  formatedHeight: 1600,
+  capturedAt: '2025-05-04T09:30:00',
+  camera: 'Apple iPhone 15 Pro',
+  latitude: 48.858844,
+  longitude: 2.294351,
+});
+
+describe('/upload/{id}', () => {
+  it('shows the photo with its name, date, creator, project and metadata', async () => {
+    const { server } = renderApp('/upload/7', {
+      signedInAs: member,
+      api: { 'GET /api/upload/full/7': { body: byMember } },
+    });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'North wall rebar' }),
+    ).toBeVisible();
+    expect(server.callsTo('GET /api/upload/full/7')).toHaveLength(1);
+    expect(document.title).toBe('North wall rebar · Sitelog');
+    expect(screen.getByText('Uploaded yesterday')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Mia Mason' })).toHaveAttribute('href', '/profile/2');
+    expect(screen.getByRole('link', { name: 'Harbour Bridge' })).toHaveAttribute(
+      'href',
+      '/project/31',
+    );
+
+    const image = screen.getByRole('img', { name: 'North wall rebar' });
+    expect(image).toHaveAttribute('src', '/media/formatted-7.jpg?sig=abc');
+    expect(image).toHaveAttribute('width', '1200');
+    expect(image).toHaveAttribute('height', '1600');
+
+    expect(screen.getByText('Apple iPhone 15 Pro')).toBeInTheDocument();
+    expect(screen.getByText('Taken')).toBeInTheDocument();
+    const place = screen.getByRole('link', { name: '48.85884, 2.29435' });
+    expect(place.getAttribute('href')).toContain('openstreetmap.org/?mlat=48.858844&mlon=2.294351');
+    expect(screen.getByRole('link', { name: 'Download original' })).toHaveAttribute(
+      'href',
+      '/media/original-7.jpg?sig=abc',
+    );
+    expect(screen.getByRole('link', { name: 'Download original' })).toHaveAttribute('download');
+    expect(screen.getByRole('heading', { name: 'Tags' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Comments' })).toBeInTheDocument();
+    expect(screen.getAllByText('Under construction')).toHaveLength(2);
+  });
+
+  it('shows the description as plain text, never as HTML', async () => {
+    const { container } = renderApp('/upload/7', {
+      signedInAs: member,
+      api: { 'GET /api/upload/full/7': { body: byMember } },
+    });
+    const text = await screen.findByText(/<b>not bold<\/b>/);
+    expect(text).toHaveTextContent('<img src=x onerror=alert(1)>');
+    expect(container.querySelector('main b')).toBeNull();
+    expect(container.querySelector('main img[src="x"]')).toBeNull();
+  });
+
+  it('shows EDIT to the creator only', async () => {
+    renderApp('/upload/7', {
+      signedInAs: member,
+      api: { 'GET /api/upload/full/7': { body: byMember } },
+    });
+    expect(await screen.findByRole('link', { name: 'Edit' })).toHaveAttribute(
+      'href',
+      '/upload/7/edit',
+    );
+  });
+
+  it('hides EDIT from members who did not create the upload', async () => {
+    renderApp('/upload/7', {
+      signedInAs: admin,
+      api: { 'GET /api/upload/full/7': { body: byMember } },
+    });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'North wall rebar' }),
+    ).toBeVisible();
+    expect(screen.queryByRole('link', { name: 'Edit' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
+  });
+
+  it('shows a capture time without a zone as the camera’s wall-clock time, unshifted', async () => {
+    renderApp('/upload/7', {
+      signedInAs: member,
+      api: { 'GET /api/upload/full/7': { body: byMember } },
+    });
+    // byMember was taken at 09:30 on the camera's clock, zone unknown: 09:30 it stays.
+    const wallClock = shownAs(Date.UTC(2025, 4, 4, 9, 30), 'UTC');
+    const taken = (await screen.findByText('Taken')).nextElementSibling;
+    expect(taken).toHaveTextContent(wallClock);
+    expect(taken).not.toHaveTextContent(shownAs(Date.UTC(2025, 4, 4, 9, 30), VIEWER_ZONE));
+  });
+
+  it('shows a capture time in UTC in the viewer’s time zone', async () => {
+    renderApp('/upload/9', {
+      signedInAs: member,
+      api: {
+        'GET /api/upload/full/9': {
+          body: makeUpload({ id: 9, capturedAt: '2025-05-04T09:30:00.000Z' }),
+        },
+      },
+    });
+    // 09:30 UTC is 15:00 in the viewer's zone (UTC+05:30).
+    const taken = (await screen.findByText('Taken')).nextElementSibling;
+    expect(taken).toHaveTextContent(shownAs(Date.UTC(2025, 4, 4, 9, 30), VIEWER_ZONE));
+    expect(taken).toHaveTextContent(shownAs(Date.UTC(2025, 4, 4, 15, 0), 'UTC'));
+    expect(taken).not.toHaveTextContent(shownAs(Date.UTC(2025, 4, 4, 9, 30), 'UTC'));
+  });
+
+  it('leaves out capture time, camera and place when the photo did not have them', async () => {
+    renderApp('/upload/8', {
+      signedInAs: member,
+      api: { 'GET /api/upload/full/8': { body: makeUpload({ id: 8, createdAt: daysAgo(5) }) } },
+    });
+    expect(await screen.findByText('Uploaded 5 days ago')).toBeInTheDocument();
+    expect(screen.queryByText('Taken')).not.toBeInTheDocument();
+    expect(screen.queryByText('Camera')).not.toBeInTheDocument();
+    expect(screen.queryByText('Place')).not.toBeInTheDocument();
+  });
+
+  it('opens the image large in a dialog', async () => {
+    const { user } = renderApp('/upload/7', {
+      signedInAs: member,
+      api: { 'GET /api/upload/full/7': { body: byMember } },
+    });
+    await user.click(await screen.findByRole('button', { name: 'View North wall rebar large' }));
+    const dialog = await screen.findByRole('dialog', { name: 'North wall rebar' });
+    expect(within(dialog).getByRole('img', { name: 'North wall rebar' })).toHaveAttribute(
+      'src',
+      '/media/formatted-7.jpg?sig=abc',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('says so when the upload does not exist', async () => {
+    renderApp('/upload/404', {
+      signedInAs: member,
+      api: {
+        'GET /api/upload/full/404': jsonError(404, 'not_found', 'The upload does not exist.'),
+      },
+    });
+    expect(await screen.findByRole('heading', { name: 'Photo not found' })).toBeInTheDocument();
+    expect(document.title).toBe('Photo not found · Sitelog');
+  });
+
+  it('answers an id that is not a number without calling the server', async () => {
+    const { server } = renderApp('/upload/abc', { signedInAs: member });
+    expect(await screen.findByRole('heading', { name: 'Photo not found' })).toBeInTheDocument();
+    expect(server.calls.filter((call) => call.path.startsWith('/api/upload'))).toHaveLength(0);
+  });
+
+  it('shows a failed load with RETRY', async () => {
+    let calls = 0;
+    const { user } = renderApp('/upload/7', {
+      signedInAs: member,
+      api: {
+        'GET /api/upload/full/7': () => {
+          calls += 1;
+          return calls === 1
+            ? jsonError(403, 'forbidden', 'You cannot see this upload.')
+            : { body: byMember };
+        },
+      },
+    });
+    expect(await screen.findByText('You cannot see this upload.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'North wall rebar' }),
+    ).toBeVisible();
+  });
+});

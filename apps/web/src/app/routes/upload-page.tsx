@@ -1,0 +1,163 @@
+import DownloadOutlined from '@mui/icons-material/DownloadOutlined';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { Upload } from '@sitelog/shared';
+import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { PageHeader } from '@/components/page-header';
+import { Section } from '@/components/section';
+import { UnderConstruction } from '@/components/under-construction';
+import { formatRelativeDay } from '@/lib/format-relative-day';
+import { paths } from '@/lib/paths';
+import { useCurrentUser } from '@/lib/session';
+import { useDocumentTitle } from '@/lib/use-document-title';
+import { canEditUpload } from '@/features/uploads/can-edit-upload';
+import { UploadBoundary } from '@/features/uploads/components/upload-boundary';
+import { UploadImage } from '@/features/uploads/components/upload-image';
+import { uploadDisplayName } from '@/features/uploads/components/upload-tiles';
+import { useRouteId } from '@/lib/use-route-id';
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+function formatDateTime(value: string): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : dateTime.format(date);
+}
+
+/** Capture time as the camera wrote it: EXIF times often carry no zone, so none is added here. */
+function formatCaptureTime(value: string): string {
+  const local = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(:\d{2})?(\.\d+)?$/.exec(value);
+  if (local) return formatDateTime(`${local[1]}T${local[2]}${local[3] ?? ''}`);
+  return formatDateTime(value);
+}
+
+function openStreetMapUrl(latitude: number, longitude: number): string {
+  const lat = latitude.toFixed(6);
+  const lon = longitude.toFixed(6);
+  return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lon}#map=17/${lat}/${lon}`;
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Box sx={{ minWidth: 0 }}>
+      <Typography component="dt" variant="caption" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+        {children}
+      </Typography>
+    </Box>
+  );
+}
+
+function UploadView({ upload }: { upload: Upload }) {
+  const user = useCurrentUser();
+  const name = uploadDisplayName(upload);
+  useDocumentTitle(name);
+  const creatorName = `${upload.creator.firstname} ${upload.creator.lastname}`;
+  const place =
+    upload.latitude !== null && upload.longitude !== null
+      ? { latitude: upload.latitude, longitude: upload.longitude }
+      : null;
+
+  return (
+    <Box sx={{ maxWidth: 960 }}>
+      <PageHeader
+        title={name}
+        subtitle={
+          <>
+            <Box component="span" title={formatDateTime(upload.createdAt)}>
+              Uploaded {formatRelativeDay(upload.createdAt)}
+            </Box>{' '}
+            by{' '}
+            <Link component={RouterLink} to={paths.memberProfile(upload.creator.id)}>
+              {creatorName}
+            </Link>{' '}
+            to{' '}
+            <Link component={RouterLink} to={paths.project(upload.project.id)}>
+              {upload.project.name}
+            </Link>
+          </>
+        }
+        actions={
+          canEditUpload(user, upload) ? (
+            <Button
+              component={RouterLink}
+              to={paths.uploadEdit(upload.id)}
+              variant="contained"
+              startIcon={<EditOutlined />}
+            >
+              Edit
+            </Button>
+          ) : undefined
+        }
+      />
+
+      <Stack spacing={3}>
+        <UploadImage upload={upload} />
+
+        {upload.description ? (
+          // Plain text, as typed: React escapes it, line breaks are kept.
+          <Typography variant="body1" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            {upload.description}
+          </Typography>
+        ) : null}
+
+        {upload.capturedAt || upload.camera || place ? (
+          <Stack
+            component="dl"
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={{ xs: 1.5, sm: 4 }}
+            useFlexGap
+            sx={{ m: 0, flexWrap: 'wrap' }}
+          >
+            {upload.capturedAt ? (
+              <Fact label="Taken">{formatCaptureTime(upload.capturedAt)}</Fact>
+            ) : null}
+            {upload.camera ? <Fact label="Camera">{upload.camera}</Fact> : null}
+            {place ? (
+              <Fact label="Place">
+                <Link
+                  href={openStreetMapUrl(place.latitude, place.longitude)}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                >
+                  {place.latitude.toFixed(5)}, {place.longitude.toFixed(5)}
+                </Link>
+              </Fact>
+            ) : null}
+          </Stack>
+        ) : null}
+
+        <Box>
+          <Button
+            component="a"
+            href={upload.originalLink}
+            download
+            variant="outlined"
+            startIcon={<DownloadOutlined />}
+          >
+            Download original
+          </Button>
+        </Box>
+
+        <Section title="Tags">
+          <UnderConstruction whatWillBeHere="Tags will label photos by trade, area and issue." />
+        </Section>
+        <Section title="Comments">
+          <UnderConstruction whatWillBeHere="The team will discuss this photo here." />
+        </Section>
+      </Stack>
+    </Box>
+  );
+}
+
+/** /upload/{id}: one photo with who, when, where, and EDIT for its creator (spec §2). */
+export function UploadPage() {
+  const id = useRouteId();
+  return <UploadBoundary id={id}>{(upload) => <UploadView upload={upload} />}</UploadBoundary>;
+}
