@@ -141,7 +141,7 @@ export default tseslint.config(
   // only from below it, and a module reaches another module's data through that module's
   // service, never its repository.
   {
-    files: ['apps/server/src/config.ts', 'apps/server/src/db/**/*.ts'],
+    files: ['apps/server/src/config.ts', 'apps/server/src/errors.ts', 'apps/server/src/db/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
