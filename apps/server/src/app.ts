@@ -41,7 +41,7 @@ export interface AppDeps {
 const REDACTED = '[redacted]';
 
 /** Drops secrets that travel in URLs (media signatures) before a URL reaches the logs. */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   return url.replace(
     /([?&](?:sig|token|signature|X-Amz-Signature|X-Amz-Credential)=)[^&]*/gi,
     `$1${REDACTED}`,

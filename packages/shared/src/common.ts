@@ -24,7 +24,6 @@ export const personRefSchema = z.object({
   firstname: z.string(),
   lastname: z.string(),
 });
-export type PersonRef = z.infer<typeof personRefSchema>;
 
 /* eslint-disable no-control-regex -- these patterns exist to refuse control characters */
 /** No control characters at all (single-line fields such as names). */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 
 /** The image types an upload may be, identified from the file's bytes (never its name). */
-export const IMAGE_TYPES = {
+const IMAGE_TYPES = {
   'image/jpeg': { ext: 'jpg', label: 'JPEG' },
   'image/png': { ext: 'png', label: 'PNG' },
   'image/webp': { ext: 'webp', label: 'WebP' },

@@ -6,8 +6,8 @@ import type { z } from 'zod';
 import { AppError, badRequest } from '../../errors.js';
 import { FileTooLargeError, removeFile, saveStreamToTempFile } from '../../media/temp-files.js';
 
-export const FILE_PART = 'file';
-export const DTO_PART = 'createUploadDto';
+const FILE_PART = 'file';
+const DTO_PART = 'createUploadDto';
 
 export type UploadDto = z.output<typeof createUploadDtoSchema>;
 
@@ -98,7 +98,7 @@ function streamError(err: unknown): unknown {
 }
 
 /** Parses and validates the JSON text part; every problem is a 400 naming the field. */
-export function parseUploadDto(value: unknown): UploadDto {
+function parseUploadDto(value: unknown): UploadDto {
   let json: unknown = value;
   if (typeof value === 'string') {
     try {

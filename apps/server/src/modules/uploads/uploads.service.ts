@@ -26,7 +26,7 @@ export interface UploadsDeps {
 }
 
 /** Newest uploads a project's or a member's feed answers. */
-export const FEED_LIMIT = limits.latestUploadsMax;
+const FEED_LIMIT = limits.latestUploadsMax;
 
 const uploadNotFound = () => notFound('Upload');
 
