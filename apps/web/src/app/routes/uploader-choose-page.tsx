@@ -22,7 +22,7 @@ import { paths } from '@/lib/paths';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useBookmarkedOrFollowedProjects } from '@/features/projects/api/get-bookmarked-or-followed-projects';
 import { useProjectRows } from '@/features/projects/api/get-project-rows';
-import { foldText } from '@/features/projects/components/projects-table';
+import { createProjectFilter } from '@/features/projects/project-filter';
 
 /** The other projects list shows at most this many matches; the search narrows it. */
 const OTHER_PROJECTS_SHOWN = 50;
@@ -97,14 +97,8 @@ function OtherProjects() {
     () => (rows.data ?? []).filter((row) => !markedIds.has(row.id)),
     [rows.data, markedIds],
   );
-  const matches = useMemo(() => {
-    const terms = foldText(deferredSearch).split(/\s+/).filter(Boolean);
-    if (terms.length === 0) return others;
-    return others.filter((row) => {
-      const text = foldText(`${row.name} ${row.location} ${row.creatorName}`);
-      return terms.every((term) => text.includes(term));
-    });
-  }, [others, deferredSearch]);
+  const filterOthers = useMemo(() => createProjectFilter(others), [others]);
+  const matches = useMemo(() => filterOthers(deferredSearch), [filterOthers, deferredSearch]);
   const shown = matches.slice(0, OTHER_PROJECTS_SHOWN);
 
   return (

@@ -23,6 +23,7 @@ import {
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '@/lib/paths';
 import type { ProjectListItem } from '../api/get-project-rows';
+import { createProjectFilter } from '../project-filter';
 import { formatDate } from '@/lib/format-date';
 
 type SortKey = keyof ProjectListItem;
@@ -41,10 +42,6 @@ const rowsPerPageOptions = [25, 50, 100];
 const FILTER_WRITE_DELAY_MS = 300;
 
 const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
-
-/** Case- and accent-insensitive text for filtering ("zurich" finds "Zürich"). */
-export const foldText = (text: string) =>
-  text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 function compare(a: ProjectListItem, b: ProjectListItem, key: SortKey): number {
   const x = a[key];
@@ -128,21 +125,8 @@ export function ProjectsTable({ items }: { items: ProjectListItem[] }) {
   // Filtering 10,000 rows may lag a keystroke behind; the box itself never does.
   const deferredFilter = useDeferredValue(filter);
 
-  const searchable = useMemo(
-    () =>
-      items.map((item) => ({
-        item,
-        text: foldText(`${item.id} ${item.name} ${item.location} ${item.creatorName}`),
-      })),
-    [items],
-  );
-  const filtered = useMemo(() => {
-    const terms = foldText(deferredFilter).split(/\s+/).filter(Boolean);
-    if (terms.length === 0) return items;
-    return searchable
-      .filter(({ text }) => terms.every((term) => text.includes(term)))
-      .map(({ item }) => item);
-  }, [searchable, items, deferredFilter]);
+  const filterProjects = useMemo(() => createProjectFilter(items), [items]);
+  const filtered = useMemo(() => filterProjects(deferredFilter), [filterProjects, deferredFilter]);
   const sorted = useMemo(() => {
     const sign = direction === 'asc' ? 1 : -1;
     return [...filtered].sort((a, b) => sign * compare(a, b, sort) || b.id - a.id);
