@@ -1,4 +1,4 @@
-import { okResponseSchema, sessionUserSchema } from '@sitelog/shared';
+import { errorResponseSchema, okResponseSchema, sessionUserSchema } from '@sitelog/shared';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { jsonError, mockApi } from '@/test/mock-api';
@@ -49,6 +49,42 @@ describe('api client', () => {
     expect(error.code).toBe('not_found');
     expect(error.message).toBe('Project was not found.');
     expect(error.requestId).toBe('req-not_found');
+  });
+
+  it('reads an error body exactly as the contract schema does', async () => {
+    const base = { message: 'Check the form.', code: 'validation_error', requestId: 'r9' };
+    const bodies: unknown[] = [
+      base,
+      { ...base, extra: 1 },
+      { ...base, details: [{ path: 'name', message: 'Required.', hint: 'x' }] },
+      { ...base, details: [] },
+      { ...base, details: [{ path: 'name' }] },
+      { ...base, details: 'name' },
+      { ...base, requestId: undefined },
+      { ...base, code: 400 },
+      [base],
+      'oops',
+    ];
+    for (const body of bodies) {
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async () => Response.json(body, { status: 400 })),
+      );
+      const error = await rejection(api.get('/api/anything', okResponseSchema));
+      const contract = errorResponseSchema.safeParse(body);
+      const { status, code, message, requestId, details } = error;
+      expect({ status, code, message, requestId, details }).toStrictEqual(
+        contract.success
+          ? { status: 400, details: undefined, ...contract.data }
+          : {
+              status: 400,
+              code: 'http_400',
+              message: 'The server answered with an error (400).',
+              requestId: undefined,
+              details: undefined,
+            },
+      );
+    }
   });
 
   it('gives a readable message for an error answer that is not JSON', async () => {

@@ -1,4 +1,4 @@
-import { errorResponseSchema, type ErrorResponse } from '@sitelog/shared';
+import type { ErrorResponse } from '@sitelog/shared';
 import type { z } from 'zod';
 import { endSession, getToken } from './session';
 
@@ -29,10 +29,35 @@ export function errorMessage(error: unknown): string {
   return 'Something went wrong. Please try again.';
 }
 
+type ErrorDetail = NonNullable<ErrorResponse['details']>[number];
+
+function readErrorDetail(value: unknown): ErrorDetail | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { path, message } = value as Record<string, unknown>;
+  return typeof path === 'string' && typeof message === 'string' ? { path, message } : null;
+}
+
+/*
+ * The error body is checked by hand rather than with `errorResponseSchema`: every call goes
+ * through here, including the shell's first ones, and the schema would bring zod into the
+ * initial bundle. It accepts what the schema accepts and keeps only the contract's fields.
+ */
+function readErrorResponse(body: unknown): ErrorResponse | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const { message, code, requestId, details } = body as Record<string, unknown>;
+  if (typeof message !== 'string' || typeof code !== 'string' || typeof requestId !== 'string')
+    return null;
+  if (details === undefined) return { message, code, requestId };
+  if (!Array.isArray(details)) return null;
+  const read = details.map(readErrorDetail);
+  if (read.some((detail) => detail === null)) return null;
+  return { message, code, requestId, details: read as ErrorDetail[] };
+}
+
 function errorFromBody(status: number, body: unknown): ApiError {
-  const parsed = errorResponseSchema.safeParse(body);
-  if (parsed.success) {
-    const { code, message, requestId, details } = parsed.data;
+  const parsed = readErrorResponse(body);
+  if (parsed) {
+    const { code, message, requestId, details } = parsed;
     return new ApiError(status, code, message, requestId, details);
   }
   return new ApiError(status, `http_${status}`, `The server answered with an error (${status}).`);

@@ -47,4 +47,27 @@ describe('session storage', () => {
     updateSessionUser({ ...admin, firstname: 'Adeline' });
     expect(getSession()?.user.firstname).toBe('Adeline');
   });
+
+  it('reads only a well-formed stored user record, and only its own fields', () => {
+    const store = (user: unknown) => {
+      window.localStorage.setItem(TOKEN_KEY, 'stored');
+      window.localStorage.setItem(USER_KEY, JSON.stringify(user));
+    };
+    const record = { id: 7, firstname: 'Ann', lastname: 'Lee', email: 'a@x.io', isAdmin: false };
+    store({ ...record, isActive: true, token: 'leak' });
+    expect(getSession()).toEqual({ token: 'stored', user: record });
+    for (const broken of [
+      { ...record, id: '7' },
+      { ...record, id: 1.5 },
+      { ...record, isAdmin: 'yes' },
+      { ...record, email: undefined },
+      [record],
+      null,
+    ]) {
+      store(broken);
+      expect(getSession()).toBeNull();
+    }
+    window.localStorage.setItem(USER_KEY, '{not json');
+    expect(getSession()).toBeNull();
+  });
 });

@@ -1,20 +1,32 @@
-import { sessionUserSchema, type LoginResponse } from '@sitelog/shared';
+import type { LoginResponse, SessionUser } from '@sitelog/shared';
 import { useSyncExternalStore } from 'react';
-import type { z } from 'zod';
 
 /** Fixed storage keys (spec §9): the access token and the signed-in user's record. */
 export const TOKEN_KEY = 'sitelog.token';
 export const USER_KEY = 'sitelog.user';
 
 /** The user record kept in the browser: enough to render the layout without a round trip. */
-export const storedUserSchema = sessionUserSchema.pick({
-  id: true,
-  firstname: true,
-  lastname: true,
-  email: true,
-  isAdmin: true,
-});
-export type StoredUser = z.infer<typeof storedUserSchema>;
+export type StoredUser = Pick<SessionUser, 'id' | 'firstname' | 'lastname' | 'email' | 'isAdmin'>;
+
+/*
+ * Checked by hand rather than with the contract's zod schema: this runs before the first render,
+ * and a schema here would put zod in front of every page load. It accepts what
+ * `sessionUserSchema.pick(...)` accepts and, like it, keeps only the record's own fields.
+ */
+function readStoredUser(value: unknown): StoredUser | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { id, firstname, lastname, email, isAdmin } = value as Record<string, unknown>;
+  if (
+    typeof id !== 'number' ||
+    !Number.isSafeInteger(id) ||
+    typeof firstname !== 'string' ||
+    typeof lastname !== 'string' ||
+    typeof email !== 'string' ||
+    typeof isAdmin !== 'boolean'
+  )
+    return null;
+  return { id, firstname, lastname, email, isAdmin };
+}
 
 export interface Session {
   token: string;
@@ -44,8 +56,8 @@ function readStorage(key: string): string | null {
 function parseSession(token: string | null, rawUser: string | null): Session | null {
   if (!token || !rawUser) return null;
   try {
-    const user = storedUserSchema.safeParse(JSON.parse(rawUser));
-    return user.success ? { token, user: user.data } : null;
+    const user = readStoredUser(JSON.parse(rawUser));
+    return user ? { token, user } : null;
   } catch {
     return null;
   }

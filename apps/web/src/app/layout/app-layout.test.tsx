@@ -4,7 +4,10 @@ import { admin, member, renderApp } from '@/test/render-app';
 
 async function openMenu(user: ReturnType<typeof renderApp>['user']) {
   await user.click(await screen.findByRole('button', { name: 'Open menu' }));
-  return screen.findByRole('navigation', { name: 'Main menu' });
+  // The phone drawer's code loads on this first opening: wait for the drawer itself, so the
+  // docked menu (the same list, hidden behind it once it is open) is not taken for it.
+  const drawer = await screen.findByLabelText('Menu');
+  return within(drawer).getByRole('navigation', { name: 'Main menu' });
 }
 
 const memberMenu = [

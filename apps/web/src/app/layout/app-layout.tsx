@@ -1,12 +1,46 @@
 import Box from '@mui/material/Box';
-import Drawer from '@mui/material/Drawer';
-import { Suspense, useState } from 'react';
-import { LoadingState } from '@/components/loading-state';
+import Paper from '@mui/material/Paper';
+import { lazy, Suspense, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { SideMenu } from './side-menu';
+import { LoadingState } from '@/components/loading-state';
+import { DRAWER_WIDTH, SideMenu } from './side-menu';
 import { TOP_BAR_HEIGHT_DESKTOP, TopBar } from './top-bar';
 
-export const DRAWER_WIDTH = 240;
+const PhoneMenu = lazy(() => import('./phone-menu'));
+
+/**
+ * The side menu from md up: always there, so it is drawn as MUI's permanent drawer is (a docked
+ * box holding a fixed, borderless paper with a divider on its right) without the Drawer
+ * component, which would bring the modal machinery of the phone drawer into the first load.
+ */
+function DockedMenu() {
+  return (
+    <Box sx={{ display: { xs: 'none', md: 'block' }, flex: '0 0 auto', width: DRAWER_WIDTH }}>
+      <Paper
+        elevation={0}
+        square
+        sx={(theme) => ({
+          overflowY: 'auto',
+          display: 'flex',
+          flexDirection: 'column',
+          flex: '1 0 auto',
+          zIndex: theme.zIndex.drawer,
+          WebkitOverflowScrolling: 'touch',
+          position: 'fixed',
+          left: 0,
+          outline: 0,
+          borderRight: `1px solid ${theme.palette.divider}`,
+          width: DRAWER_WIDTH,
+          top: TOP_BAR_HEIGHT_DESKTOP,
+          height: `calc(100% - ${TOP_BAR_HEIGHT_DESKTOP}px)`,
+          pt: 1,
+        })}
+      >
+        <SideMenu />
+      </Paper>
+    </Box>
+  );
+}
 
 /**
  * The signed-in frame: top bar, side menu (temporary drawer on phones, permanent from md up)
@@ -16,45 +50,25 @@ export function AppLayout() {
   const { pathname } = useLocation();
   // The phone menu is open for the page it was opened on, so any navigation closes it.
   const [openedAt, setOpenedAt] = useState<string | null>(null);
+  // The phone drawer's code is fetched when it is first opened, and it stays mounted after.
+  const [phoneMenuUsed, setPhoneMenuUsed] = useState(false);
   const menuOpen = openedAt === pathname;
-  const openMenu = () => setOpenedAt(pathname);
+  const openMenu = () => {
+    setPhoneMenuUsed(true);
+    setOpenedAt(pathname);
+  };
   const closeMenu = () => setOpenedAt(null);
 
   return (
     <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column' }}>
       <TopBar onOpenMenu={openMenu} />
       <Box sx={{ display: 'flex', flex: 1, minWidth: 0 }}>
-        <Drawer
-          variant="temporary"
-          open={menuOpen}
-          onClose={closeMenu}
-          // The open drawer is a modal dialog: it needs a name of its own.
-          slotProps={{ paper: { 'aria-label': 'Menu' } }}
-          sx={{
-            display: { xs: 'block', md: 'none' },
-            '& .MuiDrawer-paper': { width: DRAWER_WIDTH },
-          }}
-        >
-          <Box sx={{ pt: 1 }}>
-            <SideMenu onNavigate={closeMenu} />
-          </Box>
-        </Drawer>
-        <Drawer
-          variant="permanent"
-          sx={{
-            display: { xs: 'none', md: 'block' },
-            width: DRAWER_WIDTH,
-            flexShrink: 0,
-            '& .MuiDrawer-paper': {
-              width: DRAWER_WIDTH,
-              top: TOP_BAR_HEIGHT_DESKTOP,
-              height: `calc(100% - ${TOP_BAR_HEIGHT_DESKTOP}px)`,
-              pt: 1,
-            },
-          }}
-        >
-          <SideMenu />
-        </Drawer>
+        {phoneMenuUsed && (
+          <Suspense fallback={null}>
+            <PhoneMenu open={menuOpen} onClose={closeMenu} />
+          </Suspense>
+        )}
+        <DockedMenu />
         <Box
           component="main"
           sx={{ flex: 1, minWidth: 0, px: { xs: 2, sm: 3 }, py: { xs: 2, sm: 3 }, maxWidth: 1440 }}

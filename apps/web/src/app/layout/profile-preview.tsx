@@ -1,4 +1,4 @@
-import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
 import ButtonBase from '@mui/material/ButtonBase';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
@@ -27,19 +27,30 @@ export function ProfilePreview() {
         '&:focus-visible': { outline: '2px solid', outlineColor: HI_VIS_ORANGE },
       }}
     >
-      <Avatar
+      {/* Drawn as MUI's letter Avatar is, without the component (image loading, fallback icon). */}
+      <Box
         aria-hidden
-        sx={{
+        sx={(theme) => ({
+          position: 'relative',
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'center',
+          flexShrink: 0,
           width: 32,
           height: 32,
+          fontFamily: theme.typography.fontFamily,
           fontSize: '0.9rem',
+          lineHeight: 1,
+          borderRadius: '50%',
+          overflow: 'hidden',
+          userSelect: 'none',
           bgcolor: HI_VIS_ORANGE,
           color: '#1C1917',
           fontWeight: 700,
-        }}
+        })}
       >
         {initials(user.firstname, user.lastname)}
-      </Avatar>
+      </Box>
       <Typography
         component="span"
         variant="body2"

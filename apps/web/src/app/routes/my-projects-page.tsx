@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import { Link as RouterLink } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
-import { TileGridSkeleton } from '@/components/loading-state';
+import { TileGridSkeleton } from '@/components/skeletons';
 import { PageHeader } from '@/components/page-header';
 import { paths } from '@/lib/paths';
 import { useDocumentTitle } from '@/lib/use-document-title';

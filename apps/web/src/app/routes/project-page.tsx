@@ -12,7 +12,7 @@ import type { Project } from '@sitelog/shared';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { ErrorState } from '@/components/error-state';
-import { TileGridSkeleton } from '@/components/loading-state';
+import { TileGridSkeleton } from '@/components/skeletons';
 import { NotFoundState } from '@/components/not-found-state';
 import { PageHeader } from '@/components/page-header';
 import { errorMessage } from '@/lib/api-client';

@@ -1,5 +1,5 @@
 import { ErrorState } from '@/components/error-state';
-import { ListSkeleton } from '@/components/loading-state';
+import { ListSkeleton } from '@/components/skeletons';
 import { PageHeader } from '@/components/page-header';
 import { Section } from '@/components/section';
 import { useDocumentTitle } from '@/lib/use-document-title';

@@ -15,7 +15,7 @@ import { useDeferredValue, useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
-import { ListSkeleton } from '@/components/loading-state';
+import { ListSkeleton } from '@/components/skeletons';
 import { PageHeader } from '@/components/page-header';
 import { Section } from '@/components/section';
 import { paths } from '@/lib/paths';

@@ -3,7 +3,7 @@ import Button from '@mui/material/Button';
 import { Link as RouterLink } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
-import { TileGridSkeleton } from '@/components/loading-state';
+import { TileGridSkeleton } from '@/components/skeletons';
 import { Section } from '@/components/section';
 import { paths } from '@/lib/paths';
 import { useBookmarkedProjects } from '../api/get-bookmarked-projects';

@@ -4,7 +4,7 @@ import Stack from '@mui/material/Stack';
 import type { UseInfiniteQueryResult, UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { ErrorState } from '@/components/error-state';
-import { TileGridSkeleton } from '@/components/loading-state';
+import { TileGridSkeleton } from '@/components/skeletons';
 import { UPLOAD_TILE_ASPECT, UploadGrid } from './upload-tiles';
 
 interface UploadsFeedProps {

@@ -9,7 +9,7 @@ import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
-import { ListSkeleton } from '@/components/loading-state';
+import { ListSkeleton } from '@/components/skeletons';
 import { Section } from '@/components/section';
 import { paths } from '@/lib/paths';
 import { useMemberProjects } from '../api/get-member-projects';

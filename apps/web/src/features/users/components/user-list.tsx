@@ -12,7 +12,7 @@ import Tooltip from '@mui/material/Tooltip';
 import type { User } from '@sitelog/shared';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
-import { ListSkeleton } from '@/components/loading-state';
+import { ListSkeleton } from '@/components/skeletons';
 import { errorMessage } from '@/lib/api-client';
 import { useActivateUser } from '../api/activate-user';
 import { useDeactivateUser } from '../api/deactivate-user';

@@ -1,0 +1,52 @@
+import Box from '@mui/material/Box';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+
+/*
+ * Kept apart from LoadingState: the app shell shows that spinner, while only pages show these,
+ * so Skeleton loads with the pages instead of with the shell.
+ */
+
+const tileColumns = {
+  xs: 'repeat(2, minmax(0, 1fr))',
+  sm: 'repeat(3, minmax(0, 1fr))',
+  md: 'repeat(4, minmax(0, 1fr))',
+  lg: 'repeat(6, minmax(0, 1fr))',
+};
+
+/** Placeholder tiles in the layout of the photo and project grids. */
+export function TileGridSkeleton({
+  count = 6,
+  aspectRatio = '4 / 3',
+  label = 'Loading…',
+}: {
+  count?: number;
+  aspectRatio?: string;
+  label?: string;
+}) {
+  return (
+    <Box
+      role="status"
+      aria-label={label}
+      sx={{ display: 'grid', gridTemplateColumns: tileColumns, gap: 1.5 }}
+    >
+      {Array.from({ length: count }, (_, i) => (
+        <Box key={i}>
+          <Skeleton variant="rounded" sx={{ width: '100%', height: 'auto', aspectRatio }} />
+          <Skeleton variant="text" sx={{ width: '70%' }} />
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+/** Placeholder rows for lists and tables. */
+export function ListSkeleton({ rows = 5, label = 'Loading…' }: { rows?: number; label?: string }) {
+  return (
+    <Stack role="status" aria-label={label} spacing={1}>
+      {Array.from({ length: rows }, (_, i) => (
+        <Skeleton key={i} variant="rounded" height={40} />
+      ))}
+    </Stack>
+  );
+}
