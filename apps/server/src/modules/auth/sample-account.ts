@@ -47,13 +47,36 @@ export async function untouchedSampleAccount(
   return untouched ? { email: sample.email, password: sample.password } : null;
 }
 
+/** The headers a reverse proxy adds; any of them means the request did not start on this machine. */
+const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'] as const;
+
+/**
+ * Whether a request comes straight from a browser on this machine: the socket peer (never
+ * `request.ip`, which a proxy setting lets the client choose) is a loopback address and no
+ * forwarding header is present. A reverse proxy on the same machine also connects from loopback,
+ * so its forwarding header is what gives it away.
+ */
+export function isDirectLocalRequest(request: {
+  remoteAddress: string | undefined;
+  headers: Record<string, string | string[] | undefined>;
+}): boolean {
+  if (FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined)) return false;
+  const peer = (request.remoteAddress ?? '').replace(/^::ffff:/i, '');
+  return peer === '::1' || /^127(\.\d{1,3}){3}$/.test(peer);
+}
+
 /**
  * What the login page may prefill: the sample admin's credentials while that account is
- * untouched, and only when the server listens on a loopback address; otherwise anyone who can
- * reach the server would be handed an admin password.
+ * untouched, only when the server listens on a loopback address and the request comes directly
+ * from this machine (see isDirectLocalRequest); otherwise anyone who can reach the server,
+ * directly or through a proxy, would be handed an admin password.
  */
-export async function loginHints(deps: AuthDeps): Promise<LoginHints> {
+export async function loginHints(
+  deps: AuthDeps,
+  request: Parameters<typeof isDirectLocalRequest>[0],
+): Promise<LoginHints> {
   const base = clientConfig(deps.config);
-  if (!isLoopbackHost(deps.config.host)) return { ...base, sample: null };
+  if (!isLoopbackHost(deps.config.host) || !isDirectLocalRequest(request))
+    return { ...base, sample: null };
   return { ...base, sample: await untouchedSampleAccount(deps) };
 }
