@@ -121,7 +121,7 @@ describe('brute-force limits', () => {
   let limited: TestContext;
   beforeAll(async () => {
     limited = await createTestContext({
-      TRUST_PROXY: 'on',
+      TRUST_PROXY: '1',
       LOGIN_MAX_FAILURES_PER_ACCOUNT: '3',
       LOGIN_MAX_FAILURES_PER_IP: '8',
     });
