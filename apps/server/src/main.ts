@@ -22,9 +22,10 @@ async function announceSampleAccount(
   db: Database,
   log: FastifyBaseLogger,
 ): Promise<void> {
-  if (isLoopbackHost(config.host)) return;
+  // Asked on every start, so a sample admin switched off in the database ends the published
+  // password (untouchedSampleAccount retires it) even if nobody opens the login page.
   const sample = await untouchedSampleAccount({ db });
-  if (!sample) return;
+  if (!sample || isLoopbackHost(config.host)) return;
   log.warn(
     { email: sample.email, host: config.host },
     `HOST ${config.host} is not a loopback address, so the login page does not show the sample ` +

@@ -258,3 +258,41 @@ export async function putSetting(db: Database, key: string, value: string): Prom
     .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
     .execute();
 }
+
+export async function deleteSetting(db: Database, key: string): Promise<void> {
+  await db.deleteFrom('settings').where('key', '=', key).execute();
+}
+
+/** Ids of the accounts whose password hash is `passwordHash` (a shared, seeded password). */
+export async function findUserIdsByPasswordHash(
+  db: Database,
+  passwordHash: string,
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where('password_hash', '=', passwordHash)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Gives `userIds` a new password hash and ends their sessions. */
+export async function replacePasswordHashes(
+  db: Database,
+  userIds: number[],
+  newHash: string,
+  now: string,
+): Promise<void> {
+  if (userIds.length === 0) return;
+  await db
+    .updateTable('users')
+    .set({ password_hash: newHash, updated_at: now })
+    .where('id', 'in', userIds)
+    .execute();
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', 'in', userIds)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
