@@ -20,8 +20,10 @@ export interface AuthUser extends SessionUser {
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 const INVALID_LOGIN = 'The email or password is not correct.';
-// Only touch last_seen_at when it is this stale, so reads do not turn into writes.
-const TOUCH_AFTER_MS = 60_000;
+// last_seen_at is written only when this stale, so most reads stay reads; a tenth of the idle
+// window at most, so a session in use is never ended early by more than that.
+const TOUCH_AFTER_MAX_MS = 60_000;
+const touchAfterMs = (idleMs: number) => Math.min(TOUCH_AFTER_MAX_MS, idleMs / 10);
 
 // Once an account is over its limit across all IPs, each further attempt from an address it
 // never signed in from waits 1 s, 2 s, 4 s, … after the previous one, never more than this.
@@ -182,7 +184,8 @@ export async function authenticate(deps: AuthDeps, token: string): Promise<AuthU
   if (now >= Date.parse(row.expires_at)) return null;
   const lastSeen = Date.parse(row.last_seen_at);
   if (now - lastSeen >= deps.config.sessions.idleMs) return null;
-  if (now - lastSeen >= TOUCH_AFTER_MS) await repo.touchSession(deps.db, row.session_id, nowIso());
+  if (now - lastSeen >= touchAfterMs(deps.config.sessions.idleMs))
+    await repo.touchSession(deps.db, row.session_id, nowIso());
   return {
     sessionId: row.session_id,
     id: row.id,
