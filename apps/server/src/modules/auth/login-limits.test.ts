@@ -34,6 +34,43 @@ describe('TRUST_PROXY as a hop count', () => {
   });
 });
 
+describe("TRUST_PROXY as the proxies' addresses", () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({
+      TRUST_PROXY: '127.0.0.1, 10.0.0.0/8',
+      LOGIN_MAX_FAILURES_PER_ACCOUNT: '2',
+    });
+  });
+  afterAll(async () => ctx.close());
+
+  const from = (remoteAddress: string, forwardedFor: string, email: string) =>
+    api(ctx, {
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress,
+      payload: { login: { email, password: 'wrong-password' } },
+      headers: { 'x-forwarded-for': forwardedFor },
+    });
+
+  it('believes X-Forwarded-For only as far as the listed proxies go', async () => {
+    const user = await buildUser(ctx);
+    // Through the local proxy and an internal one: the client is the first address outside them.
+    const viaProxies = [];
+    for (let i = 0; i < 3; i++)
+      viaProxies.push(
+        (await from('127.0.0.1', `198.51.100.${i}, 203.0.113.7, 10.1.2.3`, user.email)).statusCode,
+      );
+    expect(viaProxies).toEqual([401, 401, 429]);
+    // A client connecting directly is not a listed proxy: its own header is ignored.
+    const other = await buildUser(ctx);
+    const direct = [];
+    for (let i = 0; i < 3; i++)
+      direct.push((await from('192.0.2.44', `198.51.100.${i}`, other.email)).statusCode);
+    expect(direct).toEqual([401, 401, 429]);
+  });
+});
+
 describe('failures per account across all IPs', () => {
   let ctx: TestContext;
   beforeAll(async () => {
