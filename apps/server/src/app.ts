@@ -11,7 +11,7 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
-import type { Config } from './config.js';
+import { fastifyTrustProxy, type Config } from './config.js';
 import type { Database } from './db/database.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandler } from './http/error-handler.js';
@@ -74,7 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
     },
     genReqId: () => randomUUID(),
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 256 * 1024,
     requestTimeout: 300_000,
     connectionTimeout: 310_000,

@@ -44,4 +44,44 @@ describe('loadConfig', () => {
     const config = loadConfig({ DATA_DIR: freshDir(), DATABASE_URL: 'postgres://u@h/db' });
     expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@h/db' });
   });
+
+  it.each([
+    ['off', false],
+    ['0', false],
+    ['1', 1],
+    ['2', 2],
+    ['10.0.0.5', ['10.0.0.5']],
+    ['10.0.0.5, 10.0.0.0/8,::1,fd00::/8', ['10.0.0.5', '10.0.0.0/8', '::1', 'fd00::/8']],
+    ['loopback', ['loopback']],
+  ])('reads TRUST_PROXY=%s as a hop count or a list of proxies', (value, expected) => {
+    expect(loadConfig({ DATA_DIR: freshDir(), TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it('defaults TRUST_PROXY to off', () => {
+    expect(loadConfig({ DATA_DIR: freshDir() }).trustProxy).toBe(false);
+  });
+
+  it.each(['on', 'true', 'yes'])(
+    'refuses TRUST_PROXY=%s, which would let every client choose its own IP',
+    (value) => {
+      const load = () => loadConfig({ DATA_DIR: freshDir(), TRUST_PROXY: value });
+      expect(load).toThrow(ConfigError);
+      expect(load).toThrow(/TRUST_PROXY.*hop count.*addresses/s);
+    },
+  );
+
+  it.each(['-1', '1.5', 'proxy.example.com', '10.0.0.0/33', '10.0.0.1,,'])(
+    'refuses TRUST_PROXY=%s with a clear message',
+    (value) => {
+      expect(() => loadConfig({ DATA_DIR: freshDir(), TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
+    },
+  );
+
+  it('reads the per-account cap across IPs', () => {
+    expect(loadConfig({ DATA_DIR: freshDir() }).loginLimits.perAccountAllIps).toBe(30);
+    expect(
+      loadConfig({ DATA_DIR: freshDir(), LOGIN_MAX_FAILURES_PER_ACCOUNT_ALL_IPS: '5' }).loginLimits
+        .perAccountAllIps,
+    ).toBe(5);
+  });
 });

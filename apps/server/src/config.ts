@@ -1,11 +1,60 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
 const onOff = z
   .enum(['on', 'off', 'true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => ['on', 'true', '1', 'yes'].includes(v));
+
+// proxy-addr's names for address ranges, accepted by Fastify's trustProxy like addresses.
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: `off`, a hop count, or the proxies' addresses/CIDRs. `on` (trust every hop) is
+ * refused: the client writes the left-most X-Forwarded-For value, so trusting all of it lets
+ * every client choose its own IP and walk around the sign-in limits.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((value, ctx): false | number | string[] => {
+    const lower = value.toLowerCase();
+    if (['off', 'false', 'no', '0', ''].includes(lower)) return false;
+    if (['on', 'true', 'yes'].includes(lower)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          `TRUST_PROXY=${value} would trust every hop, so any client could pick its own IP. ` +
+          'Give the hop count of your proxies (1 for one nginx in front) or their addresses ' +
+          '(e.g. TRUST_PROXY=127.0.0.1 or 10.0.0.0/8, comma-separated).',
+      });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(value)) return Number(value);
+    const entries = value.split(',').map((entry) => entry.trim());
+    const bad = entries.filter((entry) => !isProxyAddress(entry));
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          `TRUST_PROXY must be off, a hop count, or comma-separated proxy addresses/CIDRs; ` +
+          `not understood: ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -49,7 +98,8 @@ const envSchema = z.object({
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(50),
   LOGIN_FAILURE_WINDOW_MINUTES: z.coerce.number().int().positive().default(15),
-  TRUST_PROXY: onOff.default(false),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT_ALL_IPS: z.coerce.number().int().positive().default(30),
+  TRUST_PROXY: trustProxy.default(false),
   GOOGLE_MAPS_KEY: z.string().optional(),
 });
 
@@ -80,12 +130,25 @@ export interface Config {
   uploads: { maxBytes: number; maxPixels: number; concurrency: number; tempDir: string };
   mediaUrlTtlSeconds: number;
   sessions: { idleMs: number; absoluteMs: number };
-  loginLimits: { perAccount: number; perIp: number; windowMs: number };
-  trustProxy: boolean;
+  loginLimits: { perAccount: number; perIp: number; perAccountAllIps: number; windowMs: number };
+  /** Fastify's trustProxy: false, a hop count, or the proxies' addresses/CIDRs. */
+  trustProxy: false | number | string[];
   googleMapsKey: string | null;
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * TRUST_PROXY in the form Fastify takes. Fastify 5 ignores a bare hop count (it trusts no hop,
+ * failing closed), so a count becomes the function proxy-addr calls for each hop: hop 0 is the
+ * socket peer, hop 1 the right-most X-Forwarded-For value, and so on.
+ */
+export function fastifyTrustProxy(
+  setting: Config['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return setting;
+}
 
 /** Reads the signing secret from DATA_DIR, creating it on first start. */
 function loadOrCreateSecret(dataDir: string): string {
@@ -174,6 +237,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginLimits: {
       perAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       perIp: e.LOGIN_MAX_FAILURES_PER_IP,
+      perAccountAllIps: e.LOGIN_MAX_FAILURES_PER_ACCOUNT_ALL_IPS,
       windowMs: e.LOGIN_FAILURE_WINDOW_MINUTES * 60_000,
     },
     trustProxy: e.TRUST_PROXY,

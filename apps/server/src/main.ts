@@ -22,9 +22,10 @@ async function announceSampleAccount(
   db: Database,
   log: FastifyBaseLogger,
 ): Promise<void> {
-  if (isLoopbackHost(config.host)) return;
+  // Asked on every start, so a sample admin switched off in the database ends the published
+  // password (untouchedSampleAccount retires it) even if nobody opens the login page.
   const sample = await untouchedSampleAccount({ db });
-  if (!sample) return;
+  if (!sample || isLoopbackHost(config.host)) return;
   log.warn(
     { email: sample.email, host: config.host },
     `HOST ${config.host} is not a loopback address, so the login page does not show the sample ` +
@@ -57,9 +58,15 @@ async function main(): Promise<void> {
       );
   }
   await announceSampleAccount(config, db, app.log);
-  if (!isLoopbackHost(config.host) && !config.trustProxy)
+  if (!isLoopbackHost(config.host) && config.trustProxy === false)
     app.log.warn(
-      'listening beyond loopback with TRUST_PROXY=off: behind a reverse proxy every client shares the proxy address, so sign-in rate limits would apply to everyone at once; set TRUST_PROXY=on there',
+      'listening beyond loopback with TRUST_PROXY=off: behind a reverse proxy every client shares the proxy address, so sign-in rate limits would apply to everyone at once; set TRUST_PROXY to the hop count (e.g. 1) or the addresses of your proxies there',
+    );
+  // A hop count trusts whatever connects, so a client reaching the server directly (not through
+  // the proxy) could still choose its own IP; addresses name the only peers to believe.
+  if (!isLoopbackHost(config.host) && typeof config.trustProxy === 'number')
+    app.log.warn(
+      `TRUST_PROXY=${config.trustProxy} is a hop count and HOST ${config.host} is reachable from other machines: a client connecting directly could set X-Forwarded-For and choose its own IP; list your proxies' addresses in TRUST_PROXY instead (e.g. TRUST_PROXY=10.0.0.5)`,
     );
 
   // Removes temp files of abandoned uploads and stored files no upload references.

@@ -14,6 +14,7 @@ import type { Config } from '../config.js';
 import * as m01 from './migrations/2026-11-22-01-users-sessions.js';
 import * as m02 from './migrations/2026-11-22-02-projects-uploads.js';
 import * as m03 from './migrations/2026-11-22-03-upload-media-key-indexes.js';
+import * as m04 from './migrations/2026-11-23-01-login-limits.js';
 import type { DB } from './schema.js';
 
 export type Database = Kysely<DB>;
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-01-users-sessions': m01,
   '2026-11-22-02-projects-uploads': m02,
   '2026-11-22-03-upload-media-key-indexes': m03,
+  '2026-11-23-01-login-limits': m04,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -33,6 +33,13 @@ interface LoginFailuresTable {
   key: string;
   window_start: string;
   count: number;
+  last_attempt_at: string | null;
+}
+
+/** Account+IP pairs that signed in successfully (`key` is `email|ip`). */
+interface LoginKnownSourcesTable {
+  key: string;
+  last_success_at: string;
 }
 
 interface SettingsTable {
@@ -87,6 +94,7 @@ export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
+  login_known_sources: LoginKnownSourcesTable;
   settings: SettingsTable;
   projects: ProjectsTable;
   project_bookmarks: ProjectMarksTable;

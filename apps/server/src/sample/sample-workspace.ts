@@ -350,7 +350,8 @@ class SeedRaceLost extends Error {}
 
 /**
  * Creates the sample company on an empty database: an admin and a few members sharing one
- * random password (the login page prefills it while the admin has not changed it),
+ * random password (the login page prefills it while the admin has not changed it; once the admin
+ * changes theirs, the members get a random one nobody knows: retireSampleAccount),
  * construction projects in real cities with bookmarks and follows, and photos on every project.
  * Returns the admin's email and the photo count, or null when the database already had users.
  */

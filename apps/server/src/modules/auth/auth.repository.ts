@@ -140,9 +140,10 @@ export async function countLoginAttempt(
 ): Promise<{ count: number; window_start: string }> {
   return db
     .insertInto('login_failures')
-    .values({ key, window_start: now, count: 1 })
+    .values({ key, window_start: now, count: 1, last_attempt_at: now })
     .onConflict((oc) =>
       oc.column('key').doUpdateSet((eb) => ({
+        last_attempt_at: now,
         count: eb
           .case()
           .when('login_failures.window_start', '<', windowStartedBefore)
@@ -159,6 +160,67 @@ export async function countLoginAttempt(
     )
     .returning(['count', 'window_start'])
     .executeTakeFirstOrThrow();
+}
+
+/** The current rate-limit rows of `keys` (read before counting, so a refusal writes nothing). */
+export function findLoginCounters(db: Database, keys: string[]) {
+  return db
+    .selectFrom('login_failures')
+    .select(['key', 'window_start', 'count', 'last_attempt_at'])
+    .where('key', 'in', keys)
+    .execute();
+}
+
+/**
+ * Counts one attempt of `key` only if its row is still the one read (same window, same last
+ * attempt), so of several parallel attempts waiting on the same delay exactly one gets through.
+ */
+export async function claimLoginAttempt(
+  db: Database,
+  key: string,
+  seen: { window_start: string; last_attempt_at: string | null },
+  now: string,
+): Promise<boolean> {
+  const lastAttempt = seen.last_attempt_at;
+  const result = await db
+    .updateTable('login_failures')
+    .set((eb) => ({ count: eb('count', '+', 1), last_attempt_at: now }))
+    .where('key', '=', key)
+    .where('window_start', '=', seen.window_start)
+    .where((eb) =>
+      lastAttempt === null
+        ? eb('last_attempt_at', 'is', null)
+        : eb('last_attempt_at', '=', lastAttempt),
+    )
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Whether `key` (email|ip) signed in successfully at or after `since`. */
+export async function isKnownLoginSource(
+  db: Database,
+  key: string,
+  since: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('login_known_sources')
+    .select('key')
+    .where('key', '=', key)
+    .where('last_success_at', '>=', since)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function rememberLoginSource(db: Database, key: string, now: string): Promise<void> {
+  await db
+    .insertInto('login_known_sources')
+    .values({ key, last_success_at: now })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ last_success_at: now }))
+    .execute();
+}
+
+export async function deleteOldLoginSources(db: Database, before: string): Promise<void> {
+  await db.deleteFrom('login_known_sources').where('last_success_at', '<', before).execute();
 }
 
 /** Gives back one attempt of `key` (a check that succeeded does not count against the IP). */
@@ -194,5 +256,43 @@ export async function putSetting(db: Database, key: string, value: string): Prom
     .insertInto('settings')
     .values({ key, value })
     .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
+}
+
+export async function deleteSetting(db: Database, key: string): Promise<void> {
+  await db.deleteFrom('settings').where('key', '=', key).execute();
+}
+
+/** Ids of the accounts whose password hash is `passwordHash` (a shared, seeded password). */
+export async function findUserIdsByPasswordHash(
+  db: Database,
+  passwordHash: string,
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where('password_hash', '=', passwordHash)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Gives `userIds` a new password hash and ends their sessions. */
+export async function replacePasswordHashes(
+  db: Database,
+  userIds: number[],
+  newHash: string,
+  now: string,
+): Promise<void> {
+  if (userIds.length === 0) return;
+  await db
+    .updateTable('users')
+    .set({ password_hash: newHash, updated_at: now })
+    .where('id', 'in', userIds)
+    .execute();
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', 'in', userIds)
+    .where('revoked_at', 'is', null)
     .execute();
 }

@@ -67,6 +67,7 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps): void {
   r.get(
     '/api/auth/hints',
     { config: { access: 'public' }, schema: { response: { 200: loginHintsSchema } } },
-    async () => loginHints(deps),
+    async (request) =>
+      loginHints(deps, { remoteAddress: request.socket.remoteAddress, headers: request.headers }),
   );
 }

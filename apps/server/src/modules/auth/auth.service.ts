@@ -20,50 +20,117 @@ export interface AuthUser extends SessionUser {
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 const INVALID_LOGIN = 'The email or password is not correct.';
-// Only touch last_seen_at when it is this stale, so reads do not turn into writes.
-const TOUCH_AFTER_MS = 60_000;
+// last_seen_at is written only when this stale, so most reads stay reads; a tenth of the idle
+// window at most, so a session in use is never ended early by more than that.
+const TOUCH_AFTER_MAX_MS = 60_000;
+const touchAfterMs = (idleMs: number) => Math.min(TOUCH_AFTER_MAX_MS, idleMs / 10);
 
-/** The rate-limit keys of sign-in failures: per account+IP and per IP. */
+// Once an account is over its limit across all IPs, each further attempt from an address it
+// never signed in from waits 1 s, 2 s, 4 s, … after the previous one, never more than this.
+const SLOWDOWN_MAX_MS = 5 * 60_000;
+
+/**
+ * The rate-limit keys of sign-in attempts: per account+IP, per IP and per account across all
+ * IPs; `source` names the account+IP pair in the known sign-in sources.
+ */
 function rateKeys(email: string, ip: string) {
-  return { account: `acct:${email}|${ip}`, ip: `ip:${ip}` };
+  return {
+    account: `acct:${email}|${ip}`,
+    ip: `ip:${ip}`,
+    accountAllIps: `acct-all:${email}`,
+    source: `${email}|${ip}`,
+  };
+}
+
+function tooManyAttempts(retryAfterSeconds: number): AppError {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  const wait = seconds < 60 ? `${seconds} second(s)` : `${Math.ceil(seconds / 60)} minute(s)`;
+  return new AppError(
+    429,
+    'too_many_attempts',
+    `Too many failed sign-in attempts. Try again in ${wait}.`,
+    { 'retry-after': String(seconds) },
+  );
+}
+
+/** The delay after the latest attempt once an account has `over` failures beyond its cap. */
+function slowdownMs(over: number): number {
+  return Math.min(SLOWDOWN_MAX_MS, 1000 * 2 ** Math.min(Math.max(over, 0), 20));
 }
 
 /**
- * Counts a password check against both rate-limit keys (account+IP and IP) before it runs, and
- * answers 429 once either is over its limit. Counting first means parallel guesses cannot all
- * slip past a check made before any of them had failed.
+ * Counts a password check against the rate limits before it runs, and answers 429 once one is
+ * over: per account+IP and per IP (fixed windows), and per account across all IPs, past which
+ * each attempt must wait a growing delay (capped at five minutes) unless it comes from an
+ * address that signed in to the account before. A refused attempt writes nothing: the counters
+ * are read first. Counting before the check means parallel guesses cannot all slip past a check
+ * made before any of them had failed; each count is checked again as written.
  */
 export async function reservePasswordAttempt(deps: AuthDeps, email: string, ip: string) {
   const keys = rateKeys(email, ip);
   const now = Date.now();
-  const { windowMs, perAccount, perIp } = deps.config.loginLimits;
+  const { windowMs, perAccount, perIp, perAccountAllIps } = deps.config.loginLimits;
   const nowText = new Date(now).toISOString();
   const windowStart = new Date(now - windowMs).toISOString();
+  const windowLeftSeconds = (row: { window_start: string }) =>
+    (Date.parse(row.window_start) + windowMs - now) / 1000;
+  let known: boolean | undefined;
+  const isKnownSource = async () =>
+    (known ??= await repo.isKnownLoginSource(
+      deps.db,
+      keys.source,
+      new Date(now - deps.config.sessions.absoluteMs).toISOString(),
+    ));
+
+  const rows = await repo.findLoginCounters(deps.db, [keys.account, keys.ip, keys.accountAllIps]);
+  const current = (key: string) =>
+    rows.find((row) => row.key === key && row.window_start >= windowStart);
+  for (const [key, max] of [
+    [keys.account, perAccount],
+    [keys.ip, perIp],
+  ] as const) {
+    const row = current(key);
+    if (row && row.count >= max) throw tooManyAttempts(windowLeftSeconds(row));
+  }
+
+  const allIps = current(keys.accountAllIps);
+  let allIpsCounted = false;
+  if (allIps && allIps.count >= perAccountAllIps && !(await isKnownSource())) {
+    const last = Date.parse(allIps.last_attempt_at ?? allIps.window_start);
+    const waitMs = last + slowdownMs(allIps.count - perAccountAllIps) - now;
+    if (waitMs > 0) throw tooManyAttempts(Math.min(waitMs / 1000, windowLeftSeconds(allIps)));
+    if (!(await repo.claimLoginAttempt(deps.db, keys.accountAllIps, allIps, nowText)))
+      throw tooManyAttempts(1);
+    allIpsCounted = true;
+  }
+
   const account = await repo.countLoginAttempt(deps.db, keys.account, nowText, windowStart);
   const address = await repo.countLoginAttempt(deps.db, keys.ip, nowText, windowStart);
   for (const [row, max] of [
     [account, perAccount],
     [address, perIp],
   ] as const) {
-    if (row.count <= max) continue;
-    const retryAfter = Math.max(
-      1,
-      Math.ceil((Date.parse(row.window_start) + windowMs - now) / 1000),
-    );
-    throw new AppError(
-      429,
-      'too_many_attempts',
-      `Too many failed sign-in attempts. Try again in ${Math.ceil(retryAfter / 60)} minute(s).`,
-      { 'retry-after': String(retryAfter) },
-    );
+    if (row.count > max) throw tooManyAttempts(windowLeftSeconds(row));
+  }
+  if (!allIpsCounted) {
+    const row = await repo.countLoginAttempt(deps.db, keys.accountAllIps, nowText, windowStart);
+    // Parallel attempts that all read a count under the cap: those counted past it wait.
+    if (row.count > perAccountAllIps && !(await isKnownSource()))
+      throw tooManyAttempts(slowdownMs(row.count - perAccountAllIps) / 1000);
   }
 }
 
-/** A password check succeeded: the account+IP starts afresh and the IP gets its attempt back. */
+/**
+ * A password check succeeded: the account+IP starts afresh, the IP and the account get their
+ * attempt back, and the address becomes one this account signs in from (it skips the delay of
+ * the all-IPs cap from now on).
+ */
 export async function forgivePasswordAttempt(deps: AuthDeps, email: string, ip: string) {
   const keys = rateKeys(email, ip);
   await repo.clearLoginFailures(deps.db, keys.account);
   await repo.uncountLoginAttempt(deps.db, keys.ip);
+  await repo.uncountLoginAttempt(deps.db, keys.accountAllIps);
+  await repo.rememberLoginSource(deps.db, keys.source, nowIso());
 }
 
 /** Signs a user in: checks the rate limits, the password and the account state; opens a session. */
@@ -117,7 +184,8 @@ export async function authenticate(deps: AuthDeps, token: string): Promise<AuthU
   if (now >= Date.parse(row.expires_at)) return null;
   const lastSeen = Date.parse(row.last_seen_at);
   if (now - lastSeen >= deps.config.sessions.idleMs) return null;
-  if (now - lastSeen >= TOUCH_AFTER_MS) await repo.touchSession(deps.db, row.session_id, nowIso());
+  if (now - lastSeen >= touchAfterMs(deps.config.sessions.idleMs))
+    await repo.touchSession(deps.db, row.session_id, nowIso());
   return {
     sessionId: row.session_id,
     id: row.id,
@@ -154,8 +222,8 @@ export async function isSessionLive(deps: AuthDeps, sessionId: number): Promise<
 const DAY_MS = 24 * 3600_000;
 
 /**
- * Deletes what can never be used again: sessions revoked or expired over a day ago, and
- * rate-limit windows that have ended. Runs hourly (startAuthHousekeeping).
+ * Deletes what can never be used again: sessions revoked or expired over a day ago, rate-limit
+ * windows that have ended, and sign-in sources older than a session can live. Runs hourly (startAuthHousekeeping).
  */
 export async function pruneAuthRecords(deps: AuthDeps): Promise<void> {
   const now = Date.now();
@@ -163,6 +231,10 @@ export async function pruneAuthRecords(deps: AuthDeps): Promise<void> {
   await repo.deleteOldLoginFailures(
     deps.db,
     new Date(now - deps.config.loginLimits.windowMs).toISOString(),
+  );
+  await repo.deleteOldLoginSources(
+    deps.db,
+    new Date(now - deps.config.sessions.absoluteMs).toISOString(),
   );
 }
 

@@ -115,13 +115,24 @@ describe('POST /api/auth/login', () => {
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toMatch(/deactivated/i);
   });
+
+  it('tells a deactivated account apart only to someone who knows its password', async () => {
+    const user = await buildUser(ctx, { isActive: false });
+    const wrong = await postLogin({ login: { email: user.email, password: 'not the password' } });
+    const unknown = await postLogin({
+      login: { email: 'nobody-else@example.com', password: 'not the password' },
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toMatchObject({ code: unknown.json().code });
+    expect(wrong.json().message).toBe(unknown.json().message);
+  });
 });
 
 describe('brute-force limits', () => {
   let limited: TestContext;
   beforeAll(async () => {
     limited = await createTestContext({
-      TRUST_PROXY: 'on',
+      TRUST_PROXY: '1',
       LOGIN_MAX_FAILURES_PER_ACCOUNT: '3',
       LOGIN_MAX_FAILURES_PER_IP: '8',
     });

@@ -8,6 +8,7 @@ import {
   type AuthUser,
 } from './auth.service.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
+import { prepareSampleRetirement, retireSampleAccount } from './sample-account.js';
 
 const WRONG_CURRENT_PASSWORD = 'The current password is not correct.';
 
@@ -15,7 +16,8 @@ const WRONG_CURRENT_PASSWORD = 'The current password is not correct.';
  * Changes the signed-in user's password. The current password must be right (a wrong one counts
  * against the same brute-force limits as a failed sign-in, so a stolen session cannot be used to
  * guess it); the new one must differ from it and pass the password policy. Every other session
- * of the user ends, and with them their media links; the session making the change stays.
+ * of the user ends, and with them their media links; the session making the change stays. When
+ * the user is the sample admin, the published sample password ends with it (retireSampleAccount).
  */
 export async function changePassword(
   deps: AuthDeps,
@@ -38,6 +40,7 @@ export async function changePassword(
   if (problem) throw badRequest(problem, 'weak_password');
 
   const newHash = await hashPassword(input.next);
+  const sampleRetirement = await prepareSampleRetirement(deps.db, user.email);
   await writeTransaction(deps.db, async (trx) => {
     const at = nowIso();
     if (!(await repo.replacePasswordHash(trx, user.id, currentHash, newHash, at)))
@@ -46,5 +49,6 @@ export async function changePassword(
         'password_changed',
       );
     await repo.revokeOtherUserSessions(trx, user.id, user.sessionId, at);
+    if (sampleRetirement) await retireSampleAccount(trx, sampleRetirement);
   });
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
@@ -48,6 +49,12 @@ const hints = async (context: TestContext) => {
   expect(res.statusCode).toBe(200);
   return (res.json() as { sample: { email: string; password: string } | null }).sample;
 };
+
+/**
+ * A sample admin with a password of its own: retiring the sample password re-passwords every
+ * account holding it, and the other users of this file share the default one.
+ */
+const samplePerson = () => ({ isAdmin: true, password: `site-${randomBytes(6).toString('hex')}` });
 
 /** Makes `user` the sample admin the way seeding does: email, password and the hash at seeding. */
 async function makeSampleAdmin(context: TestContext, user: TestUser): Promise<void> {
@@ -185,14 +192,14 @@ describe('POST /api/auth/password brute force', () => {
 
 describe('GET /api/auth/hints and the sample account', () => {
   it('offers the untouched sample admin on a loopback HOST', async () => {
-    const admin = await buildUser(ctx, { isAdmin: true });
+    const admin = await buildUser(ctx, samplePerson());
     await makeSampleAdmin(ctx, admin);
     expect(ctx.config.host).toBe('127.0.0.1');
     expect(await hints(ctx)).toEqual({ email: admin.email, password: admin.password });
   });
 
   it('stops offering the sample admin once its password is changed', async () => {
-    const admin = await buildUser(ctx, { isAdmin: true });
+    const admin = await buildUser(ctx, samplePerson());
     await makeSampleAdmin(ctx, admin);
     expect((await hints(ctx))?.email).toBe(admin.email);
     const token = await login(ctx, admin);
@@ -204,7 +211,7 @@ describe('GET /api/auth/hints and the sample account', () => {
   });
 
   it('stops offering the sample admin once the account is deactivated', async () => {
-    const admin = await buildUser(ctx, { isAdmin: true });
+    const admin = await buildUser(ctx, samplePerson());
     await makeSampleAdmin(ctx, admin);
     expect(await hints(ctx)).toEqual({ email: admin.email, password: admin.password });
     // Admins cannot be deactivated through the API; an operator can switch one off in the
@@ -216,7 +223,7 @@ describe('GET /api/auth/hints and the sample account', () => {
   it('never offers the sample admin when HOST is not a loopback address', async () => {
     const open = await createTestContext({ HOST: '0.0.0.0' });
     try {
-      const admin = await buildUser(open, { isAdmin: true });
+      const admin = await buildUser(open, samplePerson());
       await makeSampleAdmin(open, admin);
       const res = await api(open, { method: 'GET', url: '/api/auth/hints' });
       expect(res.statusCode).toBe(200);
