@@ -50,6 +50,8 @@ describe('the password policy on the API and the create-admin CLI', () => {
     ['the last name in it', 'gravel LEE trucks', /name or email/],
     ['the email name in it', 'my site.boss trucks', /name or email/],
     ['a common password', 'password123', /too common/],
+    ['a well-known password with symbols', 'P@ssw0rd1', /too easy to guess\. This is similar/],
+    ['the year after a common word', 'Welcome2024', /too easy to guess/],
     ['a short password', 'seven77', /at least 8/],
   ])('refuses a password with %s on both paths', async (_label, password, message) => {
     const fromApi = await viaApi(password);

@@ -108,6 +108,66 @@ describe('ChangePasswordForm', () => {
   });
 });
 
+describe('the strength meter under the new password', () => {
+  // The first check loads the estimator's dictionaries, which takes a few seconds in jsdom.
+  const LOADED = { timeout: 15_000 };
+
+  it('shows the strength and the reason as the new password is typed', async () => {
+    const { user, fields } = renderForm();
+    await user.type(fields.next, 'Passw0rd!');
+    expect(
+      await screen.findByText(
+        'Strength: weak — This is similar to a commonly used password. ' +
+          'Add more words that are less common.',
+        undefined,
+        LOADED,
+      ),
+    ).toHaveAttribute('aria-live', 'polite');
+    expect(screen.getByRole('progressbar', { name: 'Password strength' })).toHaveAttribute(
+      'aria-valuetext',
+      'weak',
+    );
+
+    await user.clear(fields.next);
+    await user.type(fields.next, 'gravel trucks before dawn');
+    expect(await screen.findByText('Strength: strong')).toBeVisible();
+    expect(screen.getByRole('progressbar', { name: 'Password strength' })).toHaveAttribute(
+      'aria-valuetext',
+      'strong',
+    );
+  });
+
+  it("counts the signed-in user's own name as a reason", async () => {
+    const { user, fields } = renderForm();
+    await user.type(fields.next, `${member.firstname} gravel trucks`);
+    expect(
+      await screen.findByText(
+        'Strength: very weak — The password must not contain your name or email.',
+        undefined,
+        LOADED,
+      ),
+    ).toBeVisible();
+  });
+
+  it('leaves the decision to the server: a weak password can still be sent', async () => {
+    const { server, user, fields, button } = renderForm({
+      [ROUTE]: jsonError(
+        400,
+        'weak_password',
+        'That password is too common or too easy to guess. This is a commonly used password.',
+      ),
+    });
+    await user.type(fields.current, 'old pw 1');
+    await user.type(fields.next, 'password1');
+    await user.type(fields.confirm, 'password1');
+    expect(await screen.findByText(/^Strength: very weak/, undefined, LOADED)).toBeVisible();
+    expect(button).toBeEnabled();
+    await user.click(button);
+    expect(await screen.findByRole('alert')).toHaveTextContent(/too common or too easy to guess/);
+    expect(server.callsTo(ROUTE)).toHaveLength(1);
+  });
+});
+
 describe('/profile', () => {
   it('has a Change password section after the existing content', async () => {
     renderApp('/profile', {

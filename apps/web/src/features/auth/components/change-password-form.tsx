@@ -7,7 +7,9 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { limits } from '@sitelog/shared';
 import { useState, type FormEvent } from 'react';
+import { PasswordStrength } from '@/components/password-strength';
 import { errorMessage } from '@/lib/api-client';
+import { useCurrentUser } from '@/lib/session';
 import { useChangePassword } from '../api/change-password';
 
 const empty = { current: '', next: '', confirm: '' };
@@ -23,8 +25,9 @@ interface ChangePasswordFormProps {
 /**
  * Current password, new password twice, CHANGE PASSWORD. The button stays disabled until all
  * three are filled; the only client check is that the new password was typed the same twice.
- * The server checks the rest (current password, policy) and its message is shown next to the
- * button. After a success the fields are cleared.
+ * Under the new password a meter shows its strength and why it would be refused; it never
+ * blocks. The server checks the rest (current password, policy) and its message is shown next
+ * to the button. After a success the fields are cleared.
  */
 export function ChangePasswordForm({ email }: ChangePasswordFormProps) {
   const [values, setValues] = useState(empty);
@@ -32,6 +35,9 @@ export function ChangePasswordForm({ email }: ChangePasswordFormProps) {
   // The mismatch message waits until the confirmation is left or sent, not every keystroke.
   const [checkMatch, setCheckMatch] = useState(false);
   const [changed, setChanged] = useState(false);
+  // The estimator's dictionaries are fetched once the new password field gets focus.
+  const [strengthWanted, setStrengthWanted] = useState(false);
+  const { firstname, lastname } = useCurrentUser();
   const change = useChangePassword();
 
   const complete = values.current !== '' && values.next !== '' && values.confirm !== '';
@@ -81,10 +87,18 @@ export function ChangePasswordForm({ email }: ChangePasswordFormProps) {
       <input type="text" name="username" autoComplete="username" value={email} readOnly hidden />
       <Stack spacing={2} sx={{ maxWidth: 560, mb: 2 }}>
         <TextField {...passwordField('current', 'Current password', 'current-password')} />
-        <TextField
-          {...passwordField('next', 'New password', 'new-password')}
-          helperText={`At least ${limits.passwordMin} characters; a long passphrase is best.`}
-        />
+        <Box>
+          <TextField
+            {...passwordField('next', 'New password', 'new-password')}
+            onFocus={() => setStrengthWanted(true)}
+            helperText={`At least ${limits.passwordMin} characters; a long passphrase is best.`}
+          />
+          <PasswordStrength
+            password={values.next}
+            owner={{ firstname, lastname, email }}
+            load={strengthWanted}
+          />
+        </Box>
         <TextField
           {...passwordField('confirm', 'Confirm new password', 'new-password')}
           onBlur={() => setCheckMatch(values.confirm !== '')}

@@ -9,6 +9,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { limits, type NewUser } from '@sitelog/shared';
 import { useState, type FormEvent } from 'react';
+import { PasswordStrength } from '@/components/password-strength';
 import { errorMessage } from '@/lib/api-client';
 import { useCreateUser } from '../api/create-user';
 
@@ -17,12 +18,15 @@ const empty: NewUser = { firstname: '', lastname: '', email: '', password: '' };
 /**
  * The admin's Create form: CREATE stays disabled until first name, last name, email and password
  * are all filled (spec §5); the server validates (email, password policy) and its message is
- * shown next to CREATE (spec §8). The fields are cleared after a success.
+ * shown next to CREATE (spec §8). A meter under the password shows its strength and why the
+ * server would refuse it, without blocking CREATE. The fields are cleared after a success.
  */
 export function CreateUserForm() {
   const [values, setValues] = useState<NewUser>(empty);
   const [showPassword, setShowPassword] = useState(false);
   const [created, setCreated] = useState<string | null>(null);
+  // The estimator's dictionaries are fetched once the password field gets focus.
+  const [strengthWanted, setStrengthWanted] = useState(false);
   const create = useCreateUser();
   const complete =
     values.firstname.trim() !== '' &&
@@ -88,32 +92,37 @@ export function CreateUserForm() {
           autoComplete="off"
           slotProps={{ htmlInput: { maxLength: limits.emailMax, 'aria-required': true } }}
         />
-        <TextField
-          label="Password"
-          name="password"
-          type={showPassword ? 'text' : 'password'}
-          value={values.password}
-          onChange={change('password')}
-          disabled={create.isPending}
-          autoComplete="new-password"
-          helperText={`At least ${limits.passwordMin} characters; a long passphrase is best.`}
-          slotProps={{
-            htmlInput: { maxLength: limits.passwordMax, 'aria-required': true },
-            input: {
-              endAdornment: (
-                <InputAdornment position="end">
-                  <IconButton
-                    edge="end"
-                    aria-label={showPassword ? 'Hide password' : 'Show password'}
-                    onClick={() => setShowPassword((shown) => !shown)}
-                  >
-                    {showPassword ? <VisibilityOff /> : <Visibility />}
-                  </IconButton>
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
+        <Box>
+          <TextField
+            label="Password"
+            name="password"
+            type={showPassword ? 'text' : 'password'}
+            value={values.password}
+            onChange={change('password')}
+            onFocus={() => setStrengthWanted(true)}
+            disabled={create.isPending}
+            autoComplete="new-password"
+            fullWidth
+            helperText={`At least ${limits.passwordMin} characters; a long passphrase is best.`}
+            slotProps={{
+              htmlInput: { maxLength: limits.passwordMax, 'aria-required': true },
+              input: {
+                endAdornment: (
+                  <InputAdornment position="end">
+                    <IconButton
+                      edge="end"
+                      aria-label={showPassword ? 'Hide password' : 'Show password'}
+                      onClick={() => setShowPassword((shown) => !shown)}
+                    >
+                      {showPassword ? <VisibilityOff /> : <Visibility />}
+                    </IconButton>
+                  </InputAdornment>
+                ),
+              },
+            }}
+          />
+          <PasswordStrength password={values.password} owner={values} load={strengthWanted} />
+        </Box>
       </Box>
       <Stack
         direction={{ xs: 'column', sm: 'row' }}
