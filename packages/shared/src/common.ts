@@ -9,12 +9,38 @@ export const errorResponseSchema = z.object({
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
+const INT32_MAX = 2_147_483_647;
+/** The one spelling of an id: no sign, no leading zero, no exponent, hex, dot or blank. */
+const ID_DIGITS = /^[1-9][0-9]*$/;
+
+/**
+ * A positive int32 id, as a path segment, a query value or a JSON number. Strings must be plain
+ * digits: `0x1`, `1e0`, `+8`, `08` and `" 1"` all coerce to a number, but accepting them would
+ * make one row reachable under many URLs (and caches, logs and rate limits see them as distinct).
+ * `notANumber` is the message for text that is no number at all.
+ */
+export function idField(label: string, notANumber = `${label} must be a number.`) {
+  const message = (value: string | number): string => {
+    const n = typeof value === 'number' ? value : value.trim() === '' ? NaN : Number(value);
+    if (Number.isNaN(n)) return notANumber;
+    if (!Number.isInteger(n)) return `${label} must be a whole number.`;
+    if (n <= 0) return `${label} must be a positive number.`;
+    if (n > INT32_MAX) return `${label} is too large.`;
+    return `${label} must be written in plain digits (no sign, leading zero, space or exponent).`;
+  };
+  return z.union([z.number(), z.string()], { error: notANumber }).transform((value, ctx) => {
+    const digits = typeof value === 'number' ? String(value) : value;
+    const id = Number(digits);
+    if (!ID_DIGITS.test(digits) || id > INT32_MAX) {
+      ctx.addIssue({ code: 'custom', message: message(value) });
+      return z.NEVER;
+    }
+    return id;
+  });
+}
+
 /** A positive integer id taken from a path segment such as `/api/project/id/{id}`. */
-export const idParam = z.coerce
-  .number({ error: 'The id must be a number.' })
-  .int({ error: 'The id must be a whole number.' })
-  .positive({ error: 'The id must be a positive number.' })
-  .max(2_147_483_647, { error: 'The id is too large.' });
+export const idParam = idField('The id');
 
 export const idParamsSchema = z.object({ id: idParam });
 
