@@ -58,6 +58,21 @@ export const SINGLE_LINE_TEXT = /^[^\u0000-\u001f\u007f]*$/;
 export const MULTI_LINE_TEXT = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
 /* eslint-enable no-control-regex */
 
+/** Bidi embeddings, overrides and isolates: invisible, and they reorder the text after them. */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+/** A run of line breaks of any kind (CR, LF, CRLF, NEL, line and paragraph separators). */
+const LINE_BREAKS = /[\r\n\u0085\u2028\u2029]+/g;
+
+/**
+ * What a single-line field stores: bidi controls dropped (a name like "evil‮gpj.exe" would show
+ * reversed in every list) and line breaks turned into one space (a pasted two-line address keeps
+ * its words apart). Stripped rather than refused: they are invisible, so a message would name
+ * something the user cannot see.
+ */
+export function singleLine(text: string): string {
+  return text.replace(BIDI_CONTROLS, '').replace(LINE_BREAKS, ' ');
+}
+
 /** Trimmed, non-empty, single-line text with a maximum length and a readable message. */
 export function requiredText(label: string, max: number) {
   return z
@@ -65,8 +80,19 @@ export function requiredText(label: string, max: number) {
       error: (iss) =>
         iss.input === undefined ? `${label} is required.` : `${label} must be text.`,
     })
+    .overwrite(singleLine)
     .trim()
     .min(1, { error: `${label} is required.` })
+    .max(max, { error: `${label} must be at most ${max} characters.` })
+    .regex(SINGLE_LINE_TEXT, { error: `${label} must not contain control characters.` });
+}
+
+/** Trimmed optional single-line text (a name that may be left empty); empty means none. */
+export function optionalLineText(label: string, max: number) {
+  return z
+    .string({ error: `${label} must be text.` })
+    .overwrite(singleLine)
+    .trim()
     .max(max, { error: `${label} must be at most ${max} characters.` })
     .regex(SINGLE_LINE_TEXT, { error: `${label} must not contain control characters.` });
 }
