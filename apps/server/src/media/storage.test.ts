@@ -1,4 +1,13 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -175,6 +184,24 @@ describe('local storage', () => {
     expect(existsSync(folder)).toBe(true);
     await storage.delete(keys.original);
     expect(existsSync(folder)).toBe(false);
+  });
+
+  it('keeps photos private to the server account: folders 0700, files 0600', async () => {
+    const dir = path.join(workDir, 'private', 'media');
+    const storage = createLocalStorage(dir);
+    const keys = freshKeys();
+    const source = path.join(workDir, 'private-source.heic');
+    writeFileSync(source, 'o');
+    chmodSync(source, 0o644);
+    await storage.put(keys.preview, Buffer.from('p'), 'image/webp');
+    await storage.put(keys.original, { filePath: source }, 'image/heic');
+    const mode = (p: string) => statSync(p).mode & 0o777;
+    const folder = path.join(dir, ...keys.preview.split('/').slice(0, -1));
+    expect(mode(dir).toString(8)).toBe('700');
+    expect(mode(path.dirname(folder)).toString(8)).toBe('700');
+    expect(mode(folder).toString(8)).toBe('700');
+    expect(mode(path.join(dir, ...keys.preview.split('/'))).toString(8)).toBe('600');
+    expect(mode(path.join(dir, ...keys.original.split('/'))).toString(8)).toBe('600');
   });
 
   it('has no presigned URLs: media is served by the app', async () => {
