@@ -277,4 +277,19 @@ describe('s3 storage', () => {
     expect(await links.url(preview, { sessionId: 1 })).not.toBe(first);
     expect(first).toContain('X-Amz-Signature=');
   });
+
+  it('asks the bucket for the same cache policy as /media: short for images, none for originals', async () => {
+    const keys = freshKeys();
+    await drivers.s3.put(keys.preview, Buffer.from('webp'), 'image/webp');
+    await drivers.s3.put(keys.original, Buffer.from('heic'), 'image/heic');
+    const links = createMediaLinks({
+      config: { secret: 'x'.repeat(32), mediaUrlTtlSeconds: 6 * 3600 },
+      storage: drivers.s3,
+    });
+    const preview = await fetch(await links.url(keys.preview, { sessionId: 1 }));
+    expect(preview.headers.get('cache-control')).toBe('private, max-age=300, must-revalidate');
+    const original = await fetch(await links.url(keys.original, { sessionId: 1 }));
+    expect(original.headers.get('cache-control')).toBe('private, no-store');
+    await Promise.all([preview.arrayBuffer(), original.arrayBuffer()]);
+  });
 });
