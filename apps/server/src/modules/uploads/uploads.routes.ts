@@ -32,6 +32,9 @@ export function uploadRoutes(
         response: {
           200: uploadSchema,
           ...errorResponses,
+          // 408: the body stalled; 415: the form came with a Content-Encoding.
+          408: errorResponseSchema,
+          415: errorResponseSchema,
           422: errorResponseSchema,
           503: errorResponseSchema,
         },
