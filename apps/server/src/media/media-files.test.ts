@@ -78,7 +78,8 @@ describe('openSignedMedia', () => {
   });
 
   it('never lets the browser keep an image past its link', async () => {
-    const opened = await open(`${DIR}/preview.webp`, { ttlSeconds: 60, now: Date.now() - 100_000 });
+    // A 60 s link signed 30 s ago (60 s buckets) has 30–90 s left: less than the cache time.
+    const opened = await open(`${DIR}/preview.webp`, { ttlSeconds: 60, now: Date.now() - 30_000 });
     if (!opened.ok) throw new Error(`refused: ${opened.reason}`);
     expect(opened.media.maxAgeSeconds).toBeLessThan(MEDIA_FRESH_SECONDS);
     opened.media.body.destroy();
