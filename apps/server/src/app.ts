@@ -16,6 +16,7 @@ import type { Database } from './db/database.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { AppError, forbidden } from './errors.js';
+import { refuseEncodedMultipart } from './http/request-body.js';
 import { decodedPath, isApiRequest } from './http/request-path.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -36,6 +37,8 @@ export interface AppDeps {
   links: MediaLinks;
   storage: Storage;
   images: ImageProcessor;
+  /** Body-idle limit of the upload call (default `UPLOAD_IDLE_TIMEOUT_MS`); tests shorten it. */
+  uploadIdleTimeoutMs?: number;
 }
 
 const REDACTED = '[redacted]';
@@ -96,6 +99,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
   registerAuth(app, deps);
+  // Before @fastify/compress's preParsing hook would wrap a multipart body nobody reads.
+  refuseEncodedMultipart(app);
 
   // Lists such as all-projects are large JSON; gzip/brotli cut them ~8x. Images are skipped
   // (not compressible by their content type).

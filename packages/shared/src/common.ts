@@ -9,12 +9,38 @@ export const errorResponseSchema = z.object({
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
+const INT32_MAX = 2_147_483_647;
+/** The one spelling of an id: no sign, no leading zero, no exponent, hex, dot or blank. */
+const ID_DIGITS = /^[1-9][0-9]*$/;
+
+/**
+ * A positive int32 id, as a path segment, a query value or a JSON number. Strings must be plain
+ * digits: `0x1`, `1e0`, `+8`, `08` and `" 1"` all coerce to a number, but accepting them would
+ * make one row reachable under many URLs (and caches, logs and rate limits see them as distinct).
+ * `notANumber` is the message for text that is no number at all.
+ */
+export function idField(label: string, notANumber = `${label} must be a number.`) {
+  const message = (value: string | number): string => {
+    const n = typeof value === 'number' ? value : value.trim() === '' ? NaN : Number(value);
+    if (Number.isNaN(n)) return notANumber;
+    if (!Number.isInteger(n)) return `${label} must be a whole number.`;
+    if (n <= 0) return `${label} must be a positive number.`;
+    if (n > INT32_MAX) return `${label} is too large.`;
+    return `${label} must be written in plain digits (no sign, leading zero, space or exponent).`;
+  };
+  return z.union([z.number(), z.string()], { error: notANumber }).transform((value, ctx) => {
+    const digits = typeof value === 'number' ? String(value) : value;
+    const id = Number(digits);
+    if (!ID_DIGITS.test(digits) || id > INT32_MAX) {
+      ctx.addIssue({ code: 'custom', message: message(value) });
+      return z.NEVER;
+    }
+    return id;
+  });
+}
+
 /** A positive integer id taken from a path segment such as `/api/project/id/{id}`. */
-export const idParam = z.coerce
-  .number({ error: 'The id must be a number.' })
-  .int({ error: 'The id must be a whole number.' })
-  .positive({ error: 'The id must be a positive number.' })
-  .max(2_147_483_647, { error: 'The id is too large.' });
+export const idParam = idField('The id');
 
 export const idParamsSchema = z.object({ id: idParam });
 
@@ -32,6 +58,21 @@ export const SINGLE_LINE_TEXT = /^[^\u0000-\u001f\u007f]*$/;
 export const MULTI_LINE_TEXT = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
 /* eslint-enable no-control-regex */
 
+/** Bidi embeddings, overrides and isolates: invisible, and they reorder the text after them. */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+/** A run of line breaks of any kind (CR, LF, CRLF, NEL, line and paragraph separators). */
+const LINE_BREAKS = /[\r\n\u0085\u2028\u2029]+/g;
+
+/**
+ * What a single-line field stores: bidi controls dropped (a name like "evil‮gpj.exe" would show
+ * reversed in every list) and line breaks turned into one space (a pasted two-line address keeps
+ * its words apart). Stripped rather than refused: they are invisible, so a message would name
+ * something the user cannot see.
+ */
+export function singleLine(text: string): string {
+  return text.replace(BIDI_CONTROLS, '').replace(LINE_BREAKS, ' ');
+}
+
 /** Trimmed, non-empty, single-line text with a maximum length and a readable message. */
 export function requiredText(label: string, max: number) {
   return z
@@ -39,8 +80,19 @@ export function requiredText(label: string, max: number) {
       error: (iss) =>
         iss.input === undefined ? `${label} is required.` : `${label} must be text.`,
     })
+    .overwrite(singleLine)
     .trim()
     .min(1, { error: `${label} is required.` })
+    .max(max, { error: `${label} must be at most ${max} characters.` })
+    .regex(SINGLE_LINE_TEXT, { error: `${label} must not contain control characters.` });
+}
+
+/** Trimmed optional single-line text (a name that may be left empty); empty means none. */
+export function optionalLineText(label: string, max: number) {
+  return z
+    .string({ error: `${label} must be text.` })
+    .overwrite(singleLine)
+    .trim()
     .max(max, { error: `${label} must be at most ${max} characters.` })
     .regex(SINGLE_LINE_TEXT, { error: `${label} must not contain control characters.` });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam, optionalText, personRefSchema } from './common.js';
+import { idField, idParam, optionalLineText, optionalText, personRefSchema } from './common.js';
 import { limits } from './limits.js';
 
 /** Upload as every upload call answers it (spec §3), plus what the photo itself tells. */
@@ -33,7 +33,7 @@ export const uploadListSchema = z.array(uploadSchema);
 
 /** The JSON text part `createUploadDto` of the multipart autoupload call. */
 export const createUploadDtoSchema = z.object({
-  name: optionalText('Name', limits.uploadNameMax).optional().default(''),
+  name: optionalLineText('Name', limits.uploadNameMax).optional().default(''),
   description: optionalText('Description', limits.descriptionMax).optional().default(''),
   projectId: idParam,
 });
@@ -41,7 +41,7 @@ export type CreateUploadDto = z.input<typeof createUploadDtoSchema>;
 
 export const updateUploadRequestSchema = z.object({
   upload: z.object({
-    name: optionalText('Name', limits.uploadNameMax).optional(),
+    name: optionalLineText('Name', limits.uploadNameMax).optional(),
     description: optionalText('Description', limits.descriptionMax).optional(),
     projectId: idParam.optional(),
   }),
@@ -67,11 +67,6 @@ export const feedQuerySchema = z.object({
     .min(1, { error: 'limit must be at least 1.' })
     .max(limits.latestUploadsMax, { error: `limit must be at most ${limits.latestUploadsMax}.` })
     .default(limits.latestUploadsMax),
-  before: z.coerce
-    .number({ error: 'before must be an upload id.' })
-    .int({ error: 'before must be a whole number.' })
-    .positive({ error: 'before must be a positive number.' })
-    .max(2_147_483_647, { error: 'before is too large.' })
-    .optional(),
+  before: idField('before', 'before must be an upload id.').optional(),
 });
 export type FeedQuery = z.infer<typeof feedQuerySchema>;

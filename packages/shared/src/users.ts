@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredText } from './common.js';
+import { requiredText, singleLine } from './common.js';
 import { limits } from './limits.js';
 
 export const userSchema = z.object({
@@ -19,6 +19,7 @@ export const newUserSchema = z.object(
       .string({
         error: (iss) => (iss.input === undefined ? 'Email is required.' : 'Email must be text.'),
       })
+      .overwrite(singleLine)
       .trim()
       .min(1, { error: 'Email is required.' })
       .max(limits.emailMax, { error: `Email must be at most ${limits.emailMax} characters.` })

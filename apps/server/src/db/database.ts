@@ -1,3 +1,5 @@
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
   Kysely,
@@ -58,12 +60,29 @@ export function createDatabase(
     pool.on('error', onPoolError);
     return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   }
+  openPrivately(database.file);
   const sqlite = new SQLite(database.file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+/**
+ * The SQLite file holds password and session hashes: its folder is made 0700 when we create it,
+ * and the file is created 0600 before SQLite opens it. SQLite gives its `-wal` and `-shm` files
+ * the main file's mode; those of an older install (0644) are tightened here too. A chmod per
+ * file rather than `process.umask`, which would change every file the process writes.
+ */
+function openPrivately(file: string): void {
+  if (file === ':memory:' || file === '') return;
+  const dir = path.dirname(file);
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, 'a', 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    if (existsSync(f)) chmodSync(f, 0o600);
+  }
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any database shape

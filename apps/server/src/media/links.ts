@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { MEDIA_FRESH_SECONDS, mediaCacheControl } from './media-files.js';
 import { contentTypeForKey, isOriginalKey } from './media-types.js';
 import { presignWindow, signMediaUrl } from './signed-urls.js';
 import type { Storage } from './storage/index.js';
@@ -39,6 +40,9 @@ export function createMediaLinks(deps: {
           : undefined);
       const presigned = await deps.storage.presignedGetUrl(key, {
         contentType: download?.contentType ?? contentTypeForKey(key),
+        // The bucket cannot ask whether the session lives; the same short cache as /media keeps a
+        // signed-out user's photos from lingering in a shared browser.
+        cacheControl: mediaCacheControl(key, MEDIA_FRESH_SECONDS),
         ...(download ? { downloadName: download.filename } : {}),
         ...presignWindow(ttlSeconds, now),
       });

@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSignedMedia, type SignedMediaDeps } from './media-files.js';
+import {
+  MEDIA_FRESH_SECONDS,
+  matchesEtag,
+  mediaEtag,
+  openSignedMedia,
+  type SignedMediaDeps,
+} from './media-files.js';
 import { signMediaUrl } from './signed-urls.js';
 import { createLocalStorage, type Storage } from './storage/index.js';
 
@@ -49,12 +55,16 @@ function open(
 }
 
 describe('openSignedMedia', () => {
-  it('opens an inline image for a live session, cacheable until the URL expires', async () => {
+  it('opens an inline image for a live session, cacheable briefly, then revalidated', async () => {
     const opened = await open(`${DIR}/preview.webp`);
     if (!opened.ok) throw new Error(`refused: ${opened.reason}`);
     expect(opened.media.contentType).toBe('image/webp');
     expect(opened.media.disposition).toBeNull();
-    expect(opened.media.maxAgeSeconds).toBeGreaterThan(0);
+    expect(opened.media.maxAgeSeconds).toBe(MEDIA_FRESH_SECONDS);
+    expect(opened.media.cacheControl).toBe(
+      `private, max-age=${MEDIA_FRESH_SECONDS}, must-revalidate`,
+    );
+    expect(opened.media.etag).toBe(mediaEtag(`${DIR}/preview.webp`, 'preview bytes'.length));
     expect(await text(opened.media.body)).toBe('preview bytes');
   });
 
@@ -62,7 +72,27 @@ describe('openSignedMedia', () => {
     const opened = await open(`${DIR}/original.jpg`);
     if (!opened.ok) throw new Error(`refused: ${opened.reason}`);
     expect(opened.media.disposition).toMatch(/^attachment; filename="original\.jpg"/);
+    expect(opened.media.cacheControl).toBe('private, no-store');
+    expect(opened.media.etag).toBeNull();
     opened.media.body.destroy();
+  });
+
+  it('never lets the browser keep an image past its link', async () => {
+    // A 60 s link signed 30 s ago (60 s buckets) has 30–90 s left: less than the cache time.
+    const opened = await open(`${DIR}/preview.webp`, { ttlSeconds: 60, now: Date.now() - 30_000 });
+    if (!opened.ok) throw new Error(`refused: ${opened.reason}`);
+    expect(opened.media.maxAgeSeconds).toBeLessThan(MEDIA_FRESH_SECONDS);
+    opened.media.body.destroy();
+  });
+
+  it('matches If-None-Match as RFC 9110 does (lists, weak tags, *)', () => {
+    const etag = mediaEtag('uploads/ab/x/preview.webp', 10);
+    expect(etag).not.toBe(mediaEtag('uploads/ab/x/preview.webp', 11));
+    expect(matchesEtag(etag, etag)).toBe(true);
+    expect(matchesEtag(`"a", W/${etag}`, etag)).toBe(true);
+    expect(matchesEtag('*', etag)).toBe(true);
+    expect(matchesEtag('"a", "b"', etag)).toBe(false);
+    expect(matchesEtag(undefined, etag)).toBe(false);
   });
 
   it('gives the reason for each refusal', async () => {

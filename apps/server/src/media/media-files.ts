@@ -1,12 +1,56 @@
 // Opening stored media for a signed `/media/<key>` URL. The HTTP route turns refusals into
 // responses; whether a session is live is the auth module's to say, so it is passed in.
+import { createHash } from 'node:crypto';
 import { attachmentDisposition, isOriginalKey } from './media-types.js';
 import { verifyMediaUrl } from './signed-urls.js';
 import type { Storage, StoredObjectStream } from './storage/index.js';
 
+/**
+ * Seconds a browser may show a preview or display image from its cache without asking. Short, so
+ * that on a shared device a signed-out user's photos are not reused from the cache for long: after
+ * it the browser revalidates (a 304 without the bytes while the session lives, 403 once it ends).
+ */
+export const MEDIA_FRESH_SECONDS = 300;
+
+/**
+ * Privacy over a few cache hits (README, Security): previews and display images are cached for
+ * `MEDIA_FRESH_SECONDS` and then revalidated; originals are full-size evidence, fetched on purpose
+ * as downloads, and never stored by the browser.
+ */
+export function mediaCacheControl(key: string, maxAgeSeconds: number): string {
+  return isOriginalKey(key)
+    ? 'private, no-store'
+    : `private, max-age=${maxAgeSeconds}, must-revalidate`;
+}
+
+/**
+ * Validator of a stored object: its key (server-made, never reused for other content) and size.
+ * The same for every signed URL of the object, so revalidations after a new URL still match.
+ */
+export function mediaEtag(key: string, size: number): string {
+  const digest = createHash('sha256').update(`${key}\n${size}`).digest('base64url');
+  return `"${digest.slice(0, 27)}"`;
+}
+
+/** True when an `If-None-Match` header names `etag` (weak comparison, as RFC 9110 asks). */
+export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .some((tag) => tag === '*' || tag === etag);
+}
+
 export interface MediaResponse extends StoredObjectStream {
-  /** Seconds the signed URL stays valid: the browser may cache the bytes that long. */
+  /**
+   * Seconds the browser may reuse the bytes without revalidating: `MEDIA_FRESH_SECONDS`, or less
+   * when the signed URL expires sooner.
+   */
   maxAgeSeconds: number;
+  /** The response's `Cache-Control` (see `mediaCacheControl`). */
+  cacheControl: string;
+  /** The response's `ETag`, null for originals (never cached, so never revalidated). */
+  etag: string | null;
   /** `Content-Disposition` for downloads (originals), null for inline images. */
   disposition: string | null;
 }
@@ -44,11 +88,17 @@ export async function openSignedMedia(
   const object = await deps.storage.stream(key);
   if (!object) return { ok: false, reason: 'not_found' };
   const filename = check.download ?? (isOriginalKey(key) ? (key.split('/').pop() ?? key) : null);
+  const maxAgeSeconds = Math.max(
+    0,
+    Math.min(MEDIA_FRESH_SECONDS, check.expiresAt - Math.floor(now / 1000)),
+  );
   return {
     ok: true,
     media: {
       ...object,
-      maxAgeSeconds: Math.max(0, check.expiresAt - Math.floor(now / 1000)),
+      maxAgeSeconds,
+      cacheControl: mediaCacheControl(key, maxAgeSeconds),
+      etag: isOriginalKey(key) ? null : mediaEtag(key, object.size),
       disposition: filename === null ? null : attachmentDisposition(filename),
     },
   };

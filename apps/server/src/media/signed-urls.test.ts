@@ -79,6 +79,21 @@ describe('signed media URLs', () => {
     expect(check(query, '../etc/passwd')).toEqual({ ok: false, reason: 'malformed' });
   });
 
+  it('accepts the expiry and session only in their one spelling', () => {
+    // The HMAC is over the numbers' canonical text, so `sid=042` used to verify as `sid=42`.
+    const { key, query } = parse(sign());
+    const check = (q: Record<string, unknown>) =>
+      verifyMediaUrl(key, q, { secret: SECRET, now: NOW });
+    const spellings = (n: string) => [`0${n}`, `00${n}`, `+${n}`, ` ${n}`, `${n}.0`, `0x${n}`];
+    for (const sid of spellings(query.sid ?? '')) {
+      expect(check({ ...query, sid }), `sid=${sid}`).toEqual({ ok: false, reason: 'malformed' });
+    }
+    for (const exp of spellings(query.exp ?? '')) {
+      expect(check({ ...query, exp }), `exp=${exp}`).toEqual({ ok: false, reason: 'malformed' });
+    }
+    expect(check(query).ok).toBe(true);
+  });
+
   it('expires, and is valid for at least the TTL', () => {
     const { key, query } = parse(sign());
     const exp = Number(query.exp);

@@ -66,7 +66,7 @@ export interface SignMediaUrlOptions {
  */
 export function signMediaUrl(key: string, options: SignMediaUrlOptions): string {
   if (!isValidKey(key)) throw new Error(`Not a media key: ${key}`);
-  if (!Number.isSafeInteger(options.sessionId) || options.sessionId < 0)
+  if (!Number.isSafeInteger(options.sessionId) || options.sessionId < 1)
     throw new Error('Invalid session id');
   const exp = mediaUrlExpiry(options.ttlSeconds, options.now ?? Date.now());
   const download = options.download ?? null;
@@ -95,12 +95,14 @@ export function verifyMediaUrl(
   const sid = single(query.sid);
   const sig = single(query.sig);
   const dl = query.dl === undefined ? null : single(query.dl);
+  // Numbers in their one spelling only: the HMAC covers their canonical text, so `sid=042`
+  // would otherwise verify as `sid=42` (one link, many URLs).
   if (
     !isValidKey(key) ||
     !exp ||
-    !/^\d{1,12}$/.test(exp) ||
+    !/^[1-9]\d{0,11}$/.test(exp) ||
     !sid ||
-    !/^\d{1,15}$/.test(sid) ||
+    !/^[1-9]\d{0,14}$/.test(sid) ||
     !sig ||
     !/^[0-9a-f]{64}$/.test(sig) ||
     (query.dl !== undefined && dl === null)

@@ -1,4 +1,13 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -177,6 +186,24 @@ describe('local storage', () => {
     expect(existsSync(folder)).toBe(false);
   });
 
+  it('keeps photos private to the server account: folders 0700, files 0600', async () => {
+    const dir = path.join(workDir, 'private', 'media');
+    const storage = createLocalStorage(dir);
+    const keys = freshKeys();
+    const source = path.join(workDir, 'private-source.heic');
+    writeFileSync(source, 'o');
+    chmodSync(source, 0o644);
+    await storage.put(keys.preview, Buffer.from('p'), 'image/webp');
+    await storage.put(keys.original, { filePath: source }, 'image/heic');
+    const mode = (p: string) => statSync(p).mode & 0o777;
+    const folder = path.join(dir, ...keys.preview.split('/').slice(0, -1));
+    expect(mode(dir).toString(8)).toBe('700');
+    expect(mode(path.dirname(folder)).toString(8)).toBe('700');
+    expect(mode(folder).toString(8)).toBe('700');
+    expect(mode(path.join(dir, ...keys.preview.split('/'))).toString(8)).toBe('600');
+    expect(mode(path.join(dir, ...keys.original.split('/'))).toString(8)).toBe('600');
+  });
+
   it('has no presigned URLs: media is served by the app', async () => {
     const expiry = { signingDate: new Date(), expiresInSeconds: 60, contentType: 'image/jpeg' };
     expect(await drivers.local.presignedGetUrl(freshKeys().formatted, expiry)).toBeNull();
@@ -249,5 +276,20 @@ describe('s3 storage', () => {
     now += 60 * 60_000;
     expect(await links.url(preview, { sessionId: 1 })).not.toBe(first);
     expect(first).toContain('X-Amz-Signature=');
+  });
+
+  it('asks the bucket for the same cache policy as /media: short for images, none for originals', async () => {
+    const keys = freshKeys();
+    await drivers.s3.put(keys.preview, Buffer.from('webp'), 'image/webp');
+    await drivers.s3.put(keys.original, Buffer.from('heic'), 'image/heic');
+    const links = createMediaLinks({
+      config: { secret: 'x'.repeat(32), mediaUrlTtlSeconds: 6 * 3600 },
+      storage: drivers.s3,
+    });
+    const preview = await fetch(await links.url(keys.preview, { sessionId: 1 }));
+    expect(preview.headers.get('cache-control')).toBe('private, max-age=300, must-revalidate');
+    const original = await fetch(await links.url(keys.original, { sessionId: 1 }));
+    expect(original.headers.get('cache-control')).toBe('private, no-store');
+    await Promise.all([preview.arrayBuffer(), original.arrayBuffer()]);
   });
 });

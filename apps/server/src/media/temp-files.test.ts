@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -24,6 +24,9 @@ describe('saveStreamToTempFile', () => {
     expect(saved.bytes).toBe(10_000);
     expect(path.dirname(saved.path)).toBe(tempDir);
     expect(readFileSync(saved.path).length).toBe(10_000);
+    // An upload in flight is the customer's photo: private to the server account.
+    expect((statSync(tempDir).mode & 0o777).toString(8)).toBe('700');
+    expect((statSync(saved.path).mode & 0o777).toString(8)).toBe('600');
     await removeFile(saved.path);
     expect(readdirSync(tempDir)).toEqual([]);
   });

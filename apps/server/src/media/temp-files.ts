@@ -48,7 +48,7 @@ export async function saveStreamToTempFile(
   source: Readable,
   options: { tempDir: string; maxBytes: number },
 ): Promise<TempFile> {
-  await mkdir(options.tempDir, { recursive: true });
+  await mkdir(options.tempDir, { recursive: true, mode: 0o700 });
   // A source closed before its end (the multipart parser destroys the current file when the rest
   // of the form turns out broken or the client goes away) must fail the copy. `pipeline` alone
   // would wait forever for the 'end' of a source that had all its data pushed but not yet read.

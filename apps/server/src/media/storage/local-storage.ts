@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import {
   copyFile,
   mkdir,
@@ -25,7 +25,15 @@ const isErrno = (err: unknown, code: string) =>
  */
 export function createLocalStorage(dir: string): Storage {
   const root = path.resolve(dir);
-  mkdirSync(root, { recursive: true });
+  // Photos are the customer's: the media folder and everything in it are the server's alone.
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  // An older install's folder (0755) too: a private root hides everything under it.
+  try {
+    chmodSync(root, 0o700);
+  } catch (err) {
+    // A folder the operator made for another account keeps the mode they chose.
+    if (!isErrno(err, 'EPERM')) throw err;
+  }
 
   const pathFor = (key: string) => {
     assertValidKey(key);
@@ -42,7 +50,7 @@ export function createLocalStorage(dir: string): Storage {
     );
     try {
       if (Buffer.isBuffer(source)) {
-        const handle = await open(temp, 'wx', 0o640);
+        const handle = await open(temp, 'wx', 0o600);
         try {
           await handle.writeFile(source);
           await handle.sync();
@@ -53,6 +61,8 @@ export function createLocalStorage(dir: string): Storage {
         await copyFile(source.filePath, temp);
         const handle = await open(temp, 'r+');
         try {
+          // copyFile keeps the source's mode, which is not ours to trust.
+          await handle.chmod(0o600);
           await handle.sync();
         } finally {
           await handle.close();
@@ -88,7 +98,7 @@ export function createLocalStorage(dir: string): Storage {
       // A concurrent delete may remove the (then empty) folder between mkdir and the write.
       for (let attempt = 1; ; attempt += 1) {
         try {
-          await mkdir(path.dirname(target), { recursive: true });
+          await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
           const temp = await writeTemp(target, source);
           try {
             await rename(temp, target);

@@ -128,6 +128,7 @@ export function createS3Storage(config: S3StorageConfig): Storage {
         Bucket,
         Key: key,
         ResponseContentType: options.contentType,
+        ...(options.cacheControl ? { ResponseCacheControl: options.cacheControl } : {}),
         ...(options.downloadName
           ? { ResponseContentDisposition: attachmentDisposition(options.downloadName) }
           : {}),

@@ -21,6 +21,8 @@ export interface PresignedGetOptions {
   contentType: string;
   /** When set, the response is a download under this file name (`Content-Disposition: attachment`). */
   downloadName?: string;
+  /** `Cache-Control` the response must carry (S3 `response-cache-control`). */
+  cacheControl?: string;
   /** Time the signature is computed for; a fixed bucket start gives the same URL for a while. */
   signingDate: Date;
   expiresInSeconds: number;

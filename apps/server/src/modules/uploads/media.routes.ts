@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, notFound } from '../../errors.js';
 import { MEDIA_CSP } from '../../http/security-headers.js';
-import { openSignedMedia, type MediaRefusalReason } from '../../media/media-files.js';
+import { matchesEtag, openSignedMedia, type MediaRefusalReason } from '../../media/media-files.js';
 import { MEDIA_PATH_PREFIX } from '../../media/signed-urls.js';
 import { isSessionLive } from '../auth/auth.service.js';
 import type { UploadsDeps } from './uploads.service.js';
@@ -36,12 +36,21 @@ export function mediaRoutes(
     const key = (request.params as { '*': string })['*'];
     const opened = await openSignedMedia(media, key, request.query as Record<string, unknown>);
     if (!opened.ok) throw MEDIA_REFUSALS[opened.reason]();
-    const { contentType, size, disposition, maxAgeSeconds, body } = opened.media;
+    const { contentType, size, disposition, cacheControl, etag, body } = opened.media;
+    void reply.header('cache-control', cacheControl);
+    // A revalidation reaches here only after the signature and the session were checked, so a
+    // signed-out session's cached copy gets a 403, not a 304.
+    if (etag !== null) {
+      void reply.header('etag', etag);
+      if (matchesEtag(request.headers['if-none-match'], etag)) {
+        body.destroy();
+        return reply.code(304).send();
+      }
+    }
     void reply
       .header('content-type', contentType)
       .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', MEDIA_CSP)
-      .header('cache-control', `private, max-age=${maxAgeSeconds}`);
+      .header('content-security-policy', MEDIA_CSP);
     if (size > 0) void reply.header('content-length', size);
     if (disposition) void reply.header('content-disposition', disposition);
     return reply.send(body);

@@ -33,8 +33,11 @@ const fetchMedia = (url: string) => api(ctx, { method: 'GET', url });
 const fullUpload = async (id: number, token: string) =>
   (await api(ctx, { method: 'GET', url: `/api/upload/full/${id}`, token })).json<Upload>();
 
+/** Seconds a shown image may be reused without asking (privacy on shared devices, README). */
+const FRESH_SECONDS = 300;
+
 const maxAge = (cacheControl: unknown) =>
-  Number(/^private, max-age=(\d+)$/.exec(String(cacheControl))?.[1] ?? NaN);
+  Number(/^private, max-age=(\d+), must-revalidate$/.exec(String(cacheControl))?.[1] ?? NaN);
 
 describe('GET /media/*', () => {
   it('serves the preview to an <img> without a bearer header, with strict headers', async () => {
@@ -44,10 +47,9 @@ describe('GET /media/*', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toBe(MEDIA_CSP);
     expect(res.headers['content-disposition']).toBeUndefined();
-    const age = maxAge(res.headers['cache-control']);
-    const ttl = ctx.config.mediaUrlTtlSeconds;
-    expect(age).toBeGreaterThanOrEqual(ttl - 5);
-    expect(age).toBeLessThanOrEqual(ttl + mediaUrlBucketSeconds(ttl));
+    // Short-lived in the browser's cache, then revalidated (a cheap 304 while the session lives).
+    expect(maxAge(res.headers['cache-control'])).toBe(FRESH_SECONDS);
+    expect(res.headers.etag).toMatch(/^"[\w-]{16,}"$/);
     expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
     const meta = await sharp(res.rawPayload).metadata();
     expect(meta.format).toBe('webp');
@@ -71,6 +73,50 @@ describe('GET /media/*', () => {
     );
     expect(res.headers['content-security-policy']).toBe(MEDIA_CSP);
     expect(Buffer.compare(res.rawPayload, jpeg)).toBe(0);
+    // Full-size evidence is downloaded on purpose, never kept in a shared browser's cache.
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    expect(res.headers.etag).toBeUndefined();
+  });
+
+  it('answers a revalidation of an unchanged image with 304 and no body', async () => {
+    for (const link of [upload.previewLink, upload.formatedLink]) {
+      const first = await fetchMedia(link);
+      const etag = String(first.headers.etag);
+      const again = await api(ctx, {
+        method: 'GET',
+        url: link,
+        headers: { 'if-none-match': etag },
+      });
+      expect(again.statusCode, link).toBe(304);
+      expect(again.rawPayload.length).toBe(0);
+      expect(again.headers.etag).toBe(etag);
+      expect(maxAge(again.headers['cache-control'])).toBe(FRESH_SECONDS);
+      const other = await api(ctx, {
+        method: 'GET',
+        url: link,
+        headers: { 'if-none-match': '"something-else-entirely"' },
+      });
+      expect(other.statusCode).toBe(200);
+      expect(other.rawPayload.length).toBeGreaterThan(0);
+    }
+    const preview = await fetchMedia(upload.previewLink);
+    const formatted = await fetchMedia(upload.formatedLink);
+    expect(preview.headers.etag).not.toBe(formatted.headers.etag);
+  });
+
+  it('refuses the revalidation of a signed-out session (403), so its cached photo ends', async () => {
+    const dave = await signedInUser(ctx);
+    const seen = await fullUpload(upload.id, dave.token);
+    const first = await fetchMedia(seen.formatedLink);
+    expect(first.statusCode).toBe(200);
+    const headers = { 'if-none-match': String(first.headers.etag) };
+    expect((await api(ctx, { method: 'GET', url: seen.formatedLink, headers })).statusCode).toBe(
+      304,
+    );
+    await api(ctx, { method: 'POST', url: '/api/auth/logout', token: dave.token });
+    const after = await api(ctx, { method: 'GET', url: seen.formatedLink, headers });
+    expect(after.statusCode).toBe(403);
+    expect(after.json<ErrorBody>().code).toBe('invalid_media_link');
   });
 
   it('serves a PNG original with its own type', async () => {

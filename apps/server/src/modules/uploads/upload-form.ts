@@ -22,6 +22,11 @@ export interface ReadUploadFormOptions {
   maxBytes: number;
   /** Runs as soon as the JSON part is parsed (e.g. the project check), before more is read. */
   onDto: (dto: UploadDto) => Promise<void>;
+  /**
+   * Aborted when the body stops arriving: reading stops at once, the partial file is removed and
+   * the form fails with the signal's reason.
+   */
+  stalled?: AbortSignal;
 }
 
 const FORM_HELP = `Send a multipart/form-data body with a "${FILE_PART}" part (the photo) and a "${DTO_PART}" part ({"name","description","projectId"} as JSON).`;
@@ -137,13 +142,22 @@ export async function readUploadForm(
 ): Promise<UploadForm> {
   let dto: UploadDto | null = null;
   let file: UploadForm['file'] | null = null;
+  const { stalled } = options;
+  // The parser waits for bytes that may never come: race each wait against the stall.
+  const stall = new Promise<never>((_, reject) => {
+    if (stalled?.aborted) reject(stalled.reason as Error);
+    stalled?.addEventListener('abort', () => reject(stalled.reason as Error), { once: true });
+  });
+  stall.catch(() => {});
+  const failure = (err: unknown, fallback: (e: unknown) => unknown) =>
+    stalled?.aborted ? (stalled.reason as Error) : fallback(err);
   try {
     for (;;) {
       let result: IteratorResult<Multipart>;
       try {
-        result = await parts.next();
+        result = await Promise.race([parts.next(), stall]);
       } catch (err) {
-        throw formError(err, options.maxBytes);
+        throw failure(err, (e) => formError(e, options.maxBytes));
       }
       if (result.done) break;
       const part = result.value;
@@ -156,13 +170,18 @@ export async function readUploadForm(
             : badRequest(`Send the photo in the multipart part named "${FILE_PART}".`);
         }
         let saved;
+        // Closing the file stream makes the copy fail and remove its partial file.
+        const closeFile = () => part.file.destroy();
+        stalled?.addEventListener('abort', closeFile, { once: true });
         try {
           saved = await saveStreamToTempFile(part.file, {
             tempDir: options.tempDir,
             maxBytes: options.maxBytes,
           });
         } catch (err) {
-          throw streamError(err);
+          throw failure(err, streamError);
+        } finally {
+          stalled?.removeEventListener('abort', closeFile);
         }
         file = { ...saved, filename: part.filename };
         // The parser stops a file at the limit and flags it instead of failing the stream.

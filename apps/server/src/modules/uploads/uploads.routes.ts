@@ -11,10 +11,15 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { currentUser } from '../../http/auth.js';
+import { UPLOAD_IDLE_TIMEOUT_MS, watchBodyIdle } from '../../http/request-body.js';
 import { errorResponses } from '../../http/schemas.js';
 import * as uploads from './uploads.service.js';
 
-export function uploadRoutes(app: FastifyInstance, deps: uploads.UploadsDeps): void {
+export function uploadRoutes(
+  app: FastifyInstance,
+  deps: uploads.UploadsDeps & { uploadIdleTimeoutMs?: number },
+): void {
+  const idleMs = deps.uploadIdleTimeoutMs ?? UPLOAD_IDLE_TIMEOUT_MS;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const one = { response: { 200: uploadSchema, ...errorResponses } };
   const many = { response: { 200: uploadListSchema, ...errorResponses } };
@@ -27,12 +32,22 @@ export function uploadRoutes(app: FastifyInstance, deps: uploads.UploadsDeps): v
         response: {
           200: uploadSchema,
           ...errorResponses,
+          // 408: the body stalled; 415: the form came with a Content-Encoding.
+          408: errorResponseSchema,
+          415: errorResponseSchema,
           422: errorResponseSchema,
           503: errorResponseSchema,
         },
       },
     },
-    async (req) => uploads.createUploadFromForm(deps, req.parts(), currentUser(req)),
+    async (req) => {
+      const idle = watchBodyIdle(req.raw, idleMs);
+      try {
+        return await uploads.createUploadFromForm(deps, req.parts(), currentUser(req), idle.signal);
+      } finally {
+        idle.stop();
+      }
+    },
   );
   r.get('/api/upload/full/:id', { schema: { params: idParamsSchema, ...one } }, async (req) =>
     uploads.getUpload(deps, req.params.id, currentUser(req)),

@@ -262,11 +262,14 @@ export async function createUploadFromForm(
   deps: UploadsDeps,
   parts: AsyncIterator<Multipart>,
   viewer: AuthUser,
+  /** Aborted when the body stops arriving; its reason is what the call fails with. */
+  stalled?: AbortSignal,
 ): Promise<Upload> {
   const form = await readUploadForm(parts, {
     tempDir: deps.config.uploads.tempDir,
     maxBytes: deps.config.uploads.maxBytes,
     onDto: (dto) => assertProjectOpen(deps, dto.projectId),
+    ...(stalled ? { stalled } : {}),
   });
   try {
     const id = await storeUpload(deps, {
