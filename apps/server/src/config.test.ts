@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,13 @@ import { ConfigError, loadConfig } from './config.js';
 const freshDir = () => mkdtempSync(path.join(tmpdir(), 'sitelog-config-'));
 
 describe('loadConfig', () => {
+  it('creates a missing data folder private to the server account (0700)', () => {
+    const dir = path.join(freshDir(), 'new', 'data');
+    loadConfig({ DATA_DIR: dir });
+    expect((statSync(dir).mode & 0o777).toString(8)).toBe('700');
+  });
+
+
   it('has embedded defaults: SQLite and local media in DATA_DIR, loopback, port 3000', () => {
     const dir = freshDir();
     const config = loadConfig({ DATA_DIR: dir });

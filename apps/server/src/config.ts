@@ -181,7 +181,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
+  // It holds the database, the signing secret and the photos: private to the server account.
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 
   let database: Config['database'];
   if (e.DATABASE_URL?.startsWith('postgres')) database = { kind: 'postgres', url: e.DATABASE_URL };
