@@ -13,7 +13,6 @@ describe('loadConfig', () => {
     expect((statSync(dir).mode & 0o777).toString(8)).toBe('700');
   });
 
-
   it('has embedded defaults: SQLite and local media in DATA_DIR, loopback, port 3000', () => {
     const dir = freshDir();
     const config = loadConfig({ DATA_DIR: dir });
