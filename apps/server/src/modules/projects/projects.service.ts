@@ -210,19 +210,17 @@ export async function recordUploadChange(trx: Database, change: UploadChange): P
       return repo.applyUploadCounts(trx, { ...change, delta: 1, activityAt: change.at });
     case 'removed':
       return repo.applyUploadCounts(trx, { ...change, delta: -1, activityAt: now });
-    case 'moved':
-      await repo.applyUploadCounts(trx, {
-        projectId: change.from,
-        creatorId: null,
-        delta: -1,
-        activityAt: now,
-      });
-      return repo.applyUploadCounts(trx, {
-        projectId: change.to,
-        creatorId: null,
-        delta: 1,
-        activityAt: now,
-      });
+    case 'moved': {
+      // Both projects' rows are locked in id order: two opposite moves (A→B and B→A) locking
+      // from-then-to would each wait for the other, and PostgreSQL would abort one as a deadlock.
+      const sides = [
+        { projectId: change.from, delta: -1 },
+        { projectId: change.to, delta: 1 },
+      ].sort((a, b) => a.projectId - b.projectId);
+      for (const side of sides)
+        await repo.applyUploadCounts(trx, { ...side, creatorId: null, activityAt: now });
+      return;
+    }
     case 'edited':
       return repo.applyUploadCounts(trx, {
         projectId: change.projectId,
