@@ -77,6 +77,9 @@ for (const role of ['admin', 'member'] as const) {
         await page.goto(`/upload/${data.upload.id}`);
         await page.getByRole('button', { name: `View ${data.upload.name} large` }).click();
         await expect(page.getByRole('dialog', { name: data.upload.name })).toBeVisible();
+        // Scan the settled dialog: mid fade-in, axe blends the page behind a half-clear
+        // backdrop and reports a contrast that no user sees.
+        await expect(page.locator('.MuiBackdrop-root')).toHaveCSS('opacity', '1');
       });
     }
 
