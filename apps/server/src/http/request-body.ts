@@ -37,7 +37,7 @@ export function refuseEncodedMultipart(app: FastifyInstance): void {
 }
 
 /** 408 for a body that stopped arriving; the connection is closed with the answer. */
-export function bodyStalled(idleMs: number): AppError {
+function bodyStalled(idleMs: number): AppError {
   const seconds = idleMs >= 1000 ? `${Math.round(idleMs / 1000)} s` : `${idleMs} ms`;
   return new AppError(
     408,

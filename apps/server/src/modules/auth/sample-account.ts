@@ -99,7 +99,7 @@ const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'] as cons
  * forwarding header is present. A reverse proxy on the same machine also connects from loopback,
  * so its forwarding header is what gives it away.
  */
-export function isDirectLocalRequest(request: {
+function isDirectLocalRequest(request: {
   remoteAddress: string | undefined;
   headers: Record<string, string | string[] | undefined>;
 }): boolean {

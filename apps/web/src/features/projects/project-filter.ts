@@ -1,8 +1,7 @@
 import type { ProjectListItem } from './api/get-project-rows';
 
 /** Case- and accent-insensitive text for filtering ("zurich" finds "Zürich"). */
-export const foldText = (text: string) =>
-  text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+const foldText = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 /**
  * How a project list is filtered wherever it is (All projects, the uploader's chooser): a
