@@ -74,13 +74,18 @@ async function createFreshPostgres(): Promise<{ url: string; drop: () => Promise
  * data dir, with the media storage the env names (local disk under the data dir by default;
  * `STORAGE: 's3'` + `S3_*`, e.g. from `startS3Server()`, for a bucket). Each test file builds its
  * own; nothing is shared between files. `options.images` sets the image processor's queue or
- * wraps its image library (tests of the busy queue).
+ * wraps its image library (tests of the busy queue); `options.prepareDataDir` runs on the empty
+ * data dir before anything is made in it (e.g. to put the media folder on another file system).
  */
 export async function createTestContext(
   env: Record<string, string> = {},
-  options: { images?: Pick<ImageProcessorOptions, 'maxQueue' | 'adapter'> } = {},
+  options: {
+    images?: Pick<ImageProcessorOptions, 'maxQueue' | 'adapter'>;
+    prepareDataDir?: (dataDir: string) => void;
+  } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sitelog-test-'));
+  options.prepareDataDir?.(dataDir);
   let dropPg: (() => Promise<void>) | null = null;
   let databaseUrl: string | undefined;
   if (testDialect === 'postgres') {

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
@@ -8,6 +9,12 @@ export interface TestS3Server {
   env: Record<string, string>;
   endpoint: string;
   bucket: string;
+  /** The running server's HTTP server (tests of outages hook its requests). */
+  httpServer: () => Server;
+  /** Stops the server as an outage would: open connections are cut, new ones refused. */
+  stop: () => Promise<void>;
+  /** Starts it again on the same port and folder, with the objects it held. */
+  start: () => Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -17,14 +24,26 @@ export interface TestS3Server {
  */
 export async function startS3Server(bucket = 'sitelog-test'): Promise<TestS3Server> {
   const directory = mkdtempSync(path.join(tmpdir(), 'sitelog-s3-'));
-  const server = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory,
-    configureBuckets: [{ name: bucket }],
-  });
-  const { port } = await server.run();
+  const run = async (port: number) => {
+    const server = new S3rver({
+      address: '127.0.0.1',
+      port,
+      silent: true,
+      directory,
+      configureBuckets: [{ name: bucket }],
+    });
+    return { server, address: await server.run() };
+  };
+  const first = await run(0);
+  let server = first.server;
+  let running = true;
+  const { port } = first.address;
+  const stop = async () => {
+    if (!running) return;
+    running = false;
+    server.httpServer?.closeAllConnections();
+    await server.close();
+  };
   const endpoint = `http://127.0.0.1:${port}`;
   return {
     endpoint,
@@ -39,8 +58,18 @@ export async function startS3Server(bucket = 'sitelog-test'): Promise<TestS3Serv
       S3_SECRET_ACCESS_KEY: 'S3RVER',
       S3_FORCE_PATH_STYLE: 'on',
     },
+    httpServer: () => {
+      if (!running || !server.httpServer) throw new Error('the S3 server is stopped');
+      return server.httpServer;
+    },
+    stop,
+    start: async () => {
+      if (running) return;
+      ({ server } = await run(port));
+      running = true;
+    },
     close: async () => {
-      await server.close();
+      await stop();
       rmSync(directory, { recursive: true, force: true });
     },
   };

@@ -17,6 +17,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
     const requestId = request.id;
     if (err instanceof AppError) {
+      // A refusal that is the server's state (full disk, unreachable bucket, busy) is for the
+      // operator to see too.
+      if (err.statusCode >= 500) request.log.warn({ err: err.cause ?? err }, err.message);
       void reply.headers(err.headers);
       return reply.status(err.statusCode).send({ message: err.message, code: err.code, requestId });
     }

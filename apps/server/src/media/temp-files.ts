@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { throwDiskError } from './storage/storage-error.js';
 
 /** Suffix of upload temp files; the sweeper removes stale ones. */
 export const TEMP_UPLOAD_SUFFIX = '.upload';
@@ -40,15 +41,16 @@ class ByteLimit extends Transform {
 
 /**
  * Streams an upload to a fresh file in `tempDir` (created when missing), never holding it in
- * memory. More than `maxBytes` → FileTooLargeError and the partial file is removed; any other stream
- * failure (client gone) removes it too and is rethrown. The caller deletes the file when done
- * (`removeFile`); the sweeper removes what a crash leaves behind.
+ * memory. More than `maxBytes` → FileTooLargeError and the partial file is removed; a full disk →
+ * StorageError('full'); any other stream failure (client gone) removes it too and is rethrown.
+ * The caller deletes the file when done (`removeFile`); the sweeper removes what a crash leaves
+ * behind.
  */
 export async function saveStreamToTempFile(
   source: Readable,
   options: { tempDir: string; maxBytes: number },
 ): Promise<TempFile> {
-  await mkdir(options.tempDir, { recursive: true, mode: 0o700 });
+  await mkdir(options.tempDir, { recursive: true, mode: 0o700 }).catch(throwDiskError);
   // A source closed before its end (the multipart parser destroys the current file when the rest
   // of the form turns out broken or the client goes away) must fail the copy. `pipeline` alone
   // would wait forever for the 'end' of a source that had all its data pushed but not yet read.
@@ -67,7 +69,7 @@ export async function saveStreamToTempFile(
     });
   } catch (err) {
     await removeFile(filePath);
-    throw err;
+    throwDiskError(err);
   } finally {
     source.off('close', onClose);
   }

@@ -9,6 +9,7 @@ export type {
   StoredObjectInfo,
   StoredObjectStream,
 } from './storage.js';
+export { StorageError, type StorageFailureReason } from './storage-error.js';
 export { createLocalStorage } from './local-storage.js';
 export { createS3Storage } from './s3-storage.js';
 

@@ -13,6 +13,7 @@ import {
 } from 'node:fs/promises';
 import path from 'node:path';
 import { contentTypeForKey } from '../media-types.js';
+import { throwDiskError } from './storage-error.js';
 import { assertValidKey, type Storage, type StoredObjectInfo } from './storage.js';
 
 const isErrno = (err: unknown, code: string) =>
@@ -108,7 +109,8 @@ export function createLocalStorage(dir: string): Storage {
           }
           return;
         } catch (err) {
-          if (!isErrno(err, 'ENOENT') || attempt >= 3) throw err;
+          // A full disk is a reason the uploads module answers (507), not a crash.
+          if (!isErrno(err, 'ENOENT') || attempt >= 3) throwDiskError(err);
         }
       }
     },

@@ -12,6 +12,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../../config.js';
 import { attachmentDisposition, contentTypeForKey } from '../media-types.js';
+import { s3FailureReason, StorageError } from './storage-error.js';
 import { assertValidKey, type Storage, type StoredObjectInfo } from './storage.js';
 
 export type S3StorageConfig = Extract<Config['storage'], { kind: 's3' }>;
@@ -26,11 +27,44 @@ const isNotFound = (err: unknown) => {
 };
 
 /**
+ * How long a bucket may keep us waiting. The connection must open within `connectionTimeoutMs`,
+ * and a request fails after `socketTimeoutMs` without a byte moving either way (an idle bound,
+ * not a total: a large original on a slow link keeps going). The SDK retries a failed request
+ * `maxAttempts - 1` times with a short backoff, so a hung bucket fails an upload in about
+ * maxAttempts × socketTimeoutMs rather than never.
+ */
+export interface S3Timeouts {
+  connectionTimeoutMs: number;
+  socketTimeoutMs: number;
+  maxAttempts: number;
+}
+
+const DEFAULT_TIMEOUTS: S3Timeouts = {
+  connectionTimeoutMs: 5_000,
+  socketTimeoutMs: 20_000,
+  maxAttempts: 3,
+};
+
+/** An outage (or a full backend) becomes a StorageError the uploads module can answer. */
+function throwS3Error(err: unknown): never {
+  const reason = s3FailureReason(err);
+  if (!reason) throw err;
+  throw new StorageError(
+    reason,
+    reason === 'full' ? 'the bucket has no space left' : 'the bucket cannot be reached',
+    { cause: err },
+  );
+}
+
+/**
  * Media in an S3-compatible bucket (AWS, MinIO, R2, Ceph…). A PUT is atomic by nature. The
  * browser fetches objects through presigned GET URLs, which also pin the response's content
  * type (and, for originals, `Content-Disposition: attachment`).
  */
-export function createS3Storage(config: S3StorageConfig): Storage {
+export function createS3Storage(
+  config: S3StorageConfig,
+  timeouts: S3Timeouts = DEFAULT_TIMEOUTS,
+): Storage {
   const client = new S3Client({
     region: config.region,
     ...(config.endpoint ? { endpoint: config.endpoint } : {}),
@@ -44,8 +78,15 @@ export function createS3Storage(config: S3StorageConfig): Storage {
     // S3-compatible servers; checksums only where the API requires them.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: timeouts.maxAttempts,
+    requestHandler: {
+      connectionTimeout: timeouts.connectionTimeoutMs,
+      socketTimeout: timeouts.socketTimeoutMs,
+    },
   });
   const Bucket = config.bucket;
+  /** A request whose outage surfaces as a StorageError. */
+  const checked = <T>(request: Promise<T>): Promise<T> => request.catch(throwS3Error);
 
   async function getObject(key: string): Promise<GetObjectCommandOutput | null> {
     assertValidKey(key);
@@ -53,7 +94,7 @@ export function createS3Storage(config: S3StorageConfig): Storage {
       return await client.send(new GetObjectCommand({ Bucket, Key: key }));
     } catch (err) {
       if (isNotFound(err)) return null;
-      throw err;
+      throwS3Error(err);
     }
   }
 
@@ -63,27 +104,31 @@ export function createS3Storage(config: S3StorageConfig): Storage {
     async put(key, source, contentType) {
       assertValidKey(key);
       if (Buffer.isBuffer(source)) {
-        await client.send(
-          new PutObjectCommand({ Bucket, Key: key, Body: source, ContentType: contentType }),
+        await checked(
+          client.send(
+            new PutObjectCommand({ Bucket, Key: key, Body: source, ContentType: contentType }),
+          ),
         );
         return;
       }
       const { size } = await stat(source.filePath);
-      await client.send(
-        new PutObjectCommand({
-          Bucket,
-          Key: key,
-          Body: createReadStream(source.filePath),
-          ContentLength: size,
-          ContentType: contentType,
-        }),
+      await checked(
+        client.send(
+          new PutObjectCommand({
+            Bucket,
+            Key: key,
+            Body: createReadStream(source.filePath),
+            ContentLength: size,
+            ContentType: contentType,
+          }),
+        ),
       );
     },
 
     async get(key) {
       const object = await getObject(key);
       if (!object?.Body) return null;
-      return Buffer.from(await object.Body.transformToByteArray());
+      return Buffer.from(await checked(object.Body.transformToByteArray()));
     },
 
     async stream(key) {
@@ -101,14 +146,14 @@ export function createS3Storage(config: S3StorageConfig): Storage {
 
     async delete(key) {
       assertValidKey(key);
-      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+      await checked(client.send(new DeleteObjectCommand({ Bucket, Key: key })));
     },
 
     async *list(prefix): AsyncGenerator<StoredObjectInfo> {
       let ContinuationToken: string | undefined;
       do {
-        const page = await client.send(
-          new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken }),
+        const page = await checked(
+          client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken })),
         );
         for (const item of page.Contents ?? []) {
           if (!item.Key) continue;

@@ -4,6 +4,7 @@ import { MEDIA_CSP } from '../../http/security-headers.js';
 import { matchesEtag, openSignedMedia, type MediaRefusalReason } from '../../media/media-files.js';
 import { MEDIA_PATH_PREFIX } from '../../media/signed-urls.js';
 import { isSessionLive } from '../auth/auth.service.js';
+import { storageAsHttpError } from './storage-refusals.js';
 import type { UploadsDeps } from './uploads.service.js';
 
 const invalidMediaLink = (message: string) => new AppError(403, 'invalid_media_link', message);
@@ -34,7 +35,13 @@ export function mediaRoutes(
   };
   app.get(`${MEDIA_PATH_PREFIX}*`, { config: { access: 'public' } }, async (request, reply) => {
     const key = (request.params as { '*': string })['*'];
-    const opened = await openSignedMedia(media, key, request.query as Record<string, unknown>);
+    const opened = await openSignedMedia(
+      media,
+      key,
+      request.query as Record<string, unknown>,
+    ).catch((err: unknown) => {
+      throw storageAsHttpError(err, 'read');
+    });
     if (!opened.ok) throw MEDIA_REFUSALS[opened.reason]();
     const { contentType, size, disposition, cacheControl, etag, body } = opened.media;
     void reply.header('cache-control', cacheControl);

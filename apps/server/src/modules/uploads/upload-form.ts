@@ -4,7 +4,9 @@ import type { Multipart } from '@fastify/multipart';
 import { createUploadDtoSchema } from '@sitelog/shared';
 import type { z } from 'zod';
 import { AppError, badRequest } from '../../errors.js';
+import { StorageError } from '../../media/storage/index.js';
 import { FileTooLargeError, removeFile, saveStreamToTempFile } from '../../media/temp-files.js';
+import { storageRefusal } from './storage-refusals.js';
 
 const FILE_PART = 'file';
 const DTO_PART = 'createUploadDto';
@@ -98,6 +100,7 @@ function formError(err: unknown, maxBytes: number): Error {
 function streamError(err: unknown): unknown {
   if (err instanceof AppError) return err;
   if (err instanceof FileTooLargeError) return fileTooLarge(err.maxBytes);
+  if (err instanceof StorageError) return storageRefusal(err, 'save');
   const isSystemError = typeof err === 'object' && err !== null && 'syscall' in err;
   return isSystemError ? err : malformedForm();
 }

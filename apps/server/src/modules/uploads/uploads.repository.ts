@@ -173,6 +173,8 @@ export async function deleteUpload(db: Database, id: number): Promise<boolean> {
  * batch, on the `*_key` indexes).
  */
 export async function findReferencedMediaKeys(db: Database, keys: string[]): Promise<Set<string>> {
+  // `in ()` is valid SQLite but a syntax error on PostgreSQL.
+  if (keys.length === 0) return new Set();
   const rows = await db
     .selectFrom('uploads')
     .select(['preview_key', 'formatted_key', 'original_key'])

@@ -32,11 +32,13 @@ export function uploadRoutes(
         response: {
           200: uploadSchema,
           ...errorResponses,
-          // 408: the body stalled; 415: the form came with a Content-Encoding.
+          // 408: the body stalled; 415: the form came with a Content-Encoding; 503: busy or the
+          // bucket is unreachable; 507: the disk is full.
           408: errorResponseSchema,
           415: errorResponseSchema,
           422: errorResponseSchema,
           503: errorResponseSchema,
+          507: errorResponseSchema,
         },
       },
     },

@@ -14,6 +14,7 @@ import type { AuthUser } from '../auth/auth.service.js';
 import { assertProjectOpen, getProject, recordUploadChange } from '../projects/projects.service.js';
 import { assertMemberExists } from '../users/users.service.js';
 import { throwAsHttpError } from './image-refusals.js';
+import { storageAsHttpError } from './storage-refusals.js';
 import { readUploadForm } from './upload-form.js';
 import * as repo from './uploads.repository.js';
 
@@ -211,8 +212,9 @@ export async function storeUpload(
   ]);
   const failed = written.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) {
+    // With the bucket down these deletes fail too; the sweeper removes what they leave.
     await removeAll();
-    throw failed.reason;
+    throw storageAsHttpError(failed.reason, 'save');
   }
 
   try {
