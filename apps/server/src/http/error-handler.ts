@@ -17,9 +17,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
     const requestId = request.id;
     if (err instanceof AppError) {
-      // A refusal that is the server's state (full disk, unreachable bucket, busy) is for the
-      // operator to see too.
-      if (err.statusCode >= 500) request.log.warn({ err: err.cause ?? err }, err.message);
+      // A refusal caused by the server's state (a full disk, an unreachable bucket) is for the
+      // operator to see too; a busy queue's 503 is routine under load and stays out of the log.
+      if (err.statusCode >= 500 && err.code !== 'busy')
+        request.log.warn({ err: err.cause ?? err }, err.message);
       void reply.headers(err.headers);
       return reply.status(err.statusCode).send({ message: err.message, code: err.code, requestId });
     }
