@@ -288,6 +288,30 @@ describe('npm run backup / npm run restore', { timeout: 90_000 }, () => {
     expect(ids).toEqual(rows.map((r) => r.id));
   });
 
+  it('keeps an upload whose files the live storage lost, and warns about it', async () => {
+    const member = members[1]!;
+    const damaged = await upload(member, projects[1]!.id);
+    const row = await ctx.db
+      .selectFrom('uploads')
+      .select(['preview_key'])
+      .where('id', '=', damaged.id)
+      .executeTakeFirstOrThrow();
+    await ctx.storage.delete(row.preview_key);
+    try {
+      const out = captured();
+      const dir = path.join(work, 'backup-damaged');
+      expect(await backupCli(['--to', dir], liveEnv(), out), out.text()).toBe(0);
+      expect(out.text()).toContain(
+        `Warning: 1 uploads have files missing from the live storage (not caused by the backup), e.g. upload ${damaged.id}: ${row.preview_key}.`,
+      );
+      const m = await readManifest(dir);
+      expect(m.missingMedia).toEqual([{ id: damaged.id, keys: [row.preview_key] }]);
+      expect(m.deletedDuringBackup).toEqual([]);
+    } finally {
+      await remove(member, damaged.id);
+    }
+  });
+
   it('refuses a missing --to, a folder that is not empty, and says what it wants', async () => {
     let out = captured();
     expect(await backupCli([], liveEnv(), out)).toBe(1);
@@ -342,6 +366,21 @@ describe('npm run backup / npm run restore', { timeout: 90_000 }, () => {
       expect(out.text()).toBe(
         `restore: ${file} does not match its checksum: the backup was changed or damaged. Nothing was restored.`,
       );
+      const otherKind = path.join(work, 'other-kind');
+      cpSync(backupDir, otherKind, { recursive: true });
+      const other = testDialect === 'sqlite' ? 'postgres' : 'sqlite';
+      const names = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+      writeFileSync(
+        path.join(otherKind, 'manifest.json'),
+        JSON.stringify({ ...manifest, dialect: other }),
+      );
+      out = captured();
+      expect(await restoreCli(['--from', otherKind], targetEnv(target), out)).toBe(1);
+      expect(out.text()).toBe(
+        `restore: This backup holds a ${names[other]} database and the target is ${names[testDialect]}: ` +
+          'a backup restores into the same kind of database (DATABASE_URL set to postgres://… for PostgreSQL, unset for SQLite).',
+      );
+
       // Nothing was written: the same target takes the untouched backup.
       out = captured();
       expect(await restoreCli(['--from', backupDir], targetEnv(target), out), out.text()).toBe(0);

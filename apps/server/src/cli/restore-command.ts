@@ -44,6 +44,8 @@ the database, brings it up to this version's schema, and puts the photo files ba
 
 const PUT_CONCURRENCY = 8;
 
+const DIALECT_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const;
+
 /** Checks every file against SHA256SUMS (whose own hash is in the manifest) before any change. */
 async function verifyBackup(dir: string, manifest: BackupManifest): Promise<ChecksumEntry[]> {
   const checksumsPath = path.join(dir, CHECKSUMS_FILE);
@@ -107,8 +109,9 @@ export async function runRestore(config: Config, dir: string): Promise<RestoreSu
   const manifest = await readManifest(dir);
   if (manifest.dialect !== config.database.kind)
     throw new BackupError(
-      `This backup holds a ${manifest.dialect} database and the target is ${config.database.kind}: ` +
-        `restore it into a ${manifest.dialect} target (DATABASE_URL).`,
+      `This backup holds a ${DIALECT_NAMES[manifest.dialect]} database and the target is ` +
+        `${DIALECT_NAMES[config.database.kind]}: a backup restores into the same kind of ` +
+        'database (DATABASE_URL set to postgres://… for PostgreSQL, unset for SQLite).',
     );
   const storage = createStorage(config);
   try {
