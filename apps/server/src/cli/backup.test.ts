@@ -28,7 +28,7 @@ import { photoJpeg } from '../../test/images.js';
 import { startS3Server } from '../../test/s3.js';
 import { dtoPart, filePart, postUpload } from '../../test/uploads.js';
 import { readManifest, type BackupManifest } from './backup-archive.js';
-import { backupCli, runBackup, type CliOutput } from './backup-command.js';
+import { backupCli, formatBytes, runBackup, type CliOutput } from './backup-command.js';
 import { pgToolMajor } from './database-dump.js';
 import { restoreCli } from './restore-command.js';
 
@@ -224,6 +224,12 @@ describe('npm run backup / npm run restore', { timeout: 90_000 }, () => {
     const restore = await runCli('restore', ['--from', backupDir], targetEnv(restoredTarget));
     expect(restore.code, restore.stderr).toBe(0);
     expect(restore.stdout).toMatch(/^Restored 3 users, 3 projects and \d+ uploads/);
+    // Both summaries count the same files and bytes.
+    const filesAndBytes = (text: string) => /with \d+ files \([^)]+\)/.exec(text)?.[0];
+    expect(filesAndBytes(restore.stdout)).toBe(filesAndBytes(backup.stdout));
+    expect(filesAndBytes(backup.stdout)).toBe(
+      `with ${manifest.media.files} files (${formatBytes(manifest.media.bytes)})`,
+    );
 
     const restored = await openTestContext(restoredTarget);
     try {

@@ -139,7 +139,9 @@ export async function runRestore(config: Config, dir: string): Promise<RestoreSu
         const key = keyOfFile(entry.file)!;
         const filePath = path.join(dir, entry.file);
         await storage.put(key, { filePath }, contentTypeForKey(key));
-        bytes += (await stat(filePath)).size;
+        // Read first, then added: `bytes += await …` would add to a stale total.
+        const { size } = await stat(filePath);
+        bytes += size;
       });
       return {
         manifest,
