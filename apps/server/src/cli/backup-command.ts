@@ -3,8 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, open, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
 import { createDatabase, type Database } from '../db/database.js';
 import { isValidKey } from '../media/media-types.js';
 import { createStorage, type Storage } from '../media/storage/index.js';
@@ -28,6 +27,14 @@ import {
   writeJsonAtomically,
   type BackupManifest,
 } from './backup-archive.js';
+import {
+  consoleOutput,
+  forEachConcurrently,
+  formatBytes,
+  parseFolderOption,
+  reportFailure,
+  type CliOutput,
+} from './cli-support.js';
 import { countRows, snapshotPostgres, snapshotSqlite } from './database-dump.js';
 
 export const BACKUP_USAGE = `Usage: npm run backup -- --to DIR
@@ -41,17 +48,6 @@ Reads the same settings as the server (DATA_DIR, DATABASE_URL, STORAGE, S3_*).
 
 Restore it with: npm run restore -- --from DIR`;
 
-/** Where a CLI writes; the test passes its own to read what was said. */
-export interface CliOutput {
-  log: (line: string) => void;
-  error: (line: string) => void;
-}
-
-export const consoleOutput: CliOutput = {
-  log: (line) => console.log(line),
-  error: (line) => console.error(line),
-};
-
 /** Files copied at once: S3 answers each GET slowly but many in parallel. */
 const COPY_CONCURRENCY = 8;
 
@@ -59,32 +55,6 @@ export interface BackupSummary {
   dir: string;
   manifest: BackupManifest;
   seconds: number;
-}
-
-/**
- * Runs `work` on every item of `items`, `limit` at a time. The first failure stops the rest from
- * starting, and is thrown once the running ones have settled (so none writes after a cleanup).
- */
-export async function forEachConcurrently<T>(
-  items: Iterable<T>,
-  limit: number,
-  work: (item: T) => Promise<void>,
-): Promise<void> {
-  const iterator = items[Symbol.iterator]();
-  let failed = false;
-  const worker = async () => {
-    for (let next = iterator.next(); !next.done && !failed; next = iterator.next()) {
-      try {
-        await work(next.value);
-      } catch (err) {
-        failed = true;
-        throw err;
-      }
-    }
-  };
-  const results = await Promise.allSettled(Array.from({ length: limit }, worker));
-  const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failure) throw failure.reason;
 }
 
 /** Streams one stored object into `file`, hashing it; null when the object is gone. */
@@ -203,6 +173,7 @@ export async function runBackup(
       for await (const upload of listUploadMedia(db)) uploads.push(upload);
       return { counts: await countRows(db), uploads };
     };
+    // Taken just before the snapshot, which is as of a moment a few milliseconds later.
     const snapshotAt = new Date().toISOString();
     const snapshot =
       config.database.kind === 'sqlite'
@@ -214,7 +185,8 @@ export async function runBackup(
     const database = await sha256File(target);
     await options.afterSnapshot?.();
 
-    const checksums = await open(path.join(dir, CHECKSUMS_FILE), 'wx', 0o600);
+    // Appended to by parallel copies: O_APPEND puts each line whole at the end.
+    const checksums = await open(path.join(dir, CHECKSUMS_FILE), 'ax', 0o600);
     let media: MediaResult;
     const live = createDatabase(config.database);
     const storage = createStorage(config);
@@ -265,57 +237,6 @@ export async function runBackup(
         await rm(path.join(dir, entry), { recursive: true, force: true });
     throw err;
   }
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
-}
-
-/**
- * Parses a CLI's one folder option; `null` when it printed the help. Refusals are BackupErrors
- * that name the problem and point at --help.
- */
-export function parseFolderOption(
-  argv: string[],
-  option: 'to' | 'from',
-  usage: string,
-  out: CliOutput,
-): string | null {
-  let values: { [name: string]: string | boolean | undefined };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { [option]: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    throw new BackupError(`${(err as Error).message}\n\n${usage}`);
-  }
-  if (values.help) {
-    out.log(usage);
-    return null;
-  }
-  const folder = values[option];
-  if (typeof folder !== 'string' || folder.trim() === '')
-    throw new BackupError(`Missing --${option} DIR.\n\n${usage}`);
-  return path.resolve(folder);
-}
-
-/** Prints a CLI failure: our refusals as their message, anything else with its stack. */
-export function reportFailure(what: string, err: unknown, out: CliOutput): void {
-  if (err instanceof BackupError || err instanceof ConfigError)
-    out.error(`${what}: ${err.message}`);
-  else
-    out.error(`${what} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
 }
 
 /** The whole command; answers the exit code. */

@@ -28,7 +28,8 @@ import { photoJpeg } from '../../test/images.js';
 import { startS3Server } from '../../test/s3.js';
 import { dtoPart, filePart, postUpload } from '../../test/uploads.js';
 import { readManifest, type BackupManifest } from './backup-archive.js';
-import { backupCli, formatBytes, runBackup, type CliOutput } from './backup-command.js';
+import { backupCli, runBackup } from './backup-command.js';
+import { formatBytes, type CliOutput } from './cli-support.js';
 import { pgToolMajor } from './database-dump.js';
 import { restoreCli } from './restore-command.js';
 

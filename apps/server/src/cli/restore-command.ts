@@ -23,7 +23,7 @@ import {
   parseFolderOption,
   reportFailure,
   type CliOutput,
-} from './backup-command.js';
+} from './cli-support.js';
 import {
   assertPostgresTargetEmpty,
   countRows,
