@@ -30,7 +30,8 @@ export interface TestContext {
   close: () => Promise<void>;
 }
 
-async function createFreshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A new, empty PostgreSQL database on TEST_DATABASE_URL's server, and how to drop it. */
+export async function createFreshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
   const name = `sitelog_t_${randomBytes(6).toString('hex')}`;
@@ -69,6 +70,44 @@ async function createFreshPostgres(): Promise<{ url: string; drop: () => Promise
   };
 }
 
+/** Where a test app keeps its data: a data dir and, on PostgreSQL, its own database. */
+export interface TestTarget {
+  dataDir: string;
+  /** Set on PostgreSQL. */
+  databaseUrl?: string;
+  /** Drops the database and removes the data dir. */
+  remove: () => Promise<void>;
+}
+
+/** A fresh, empty data dir (and a fresh PostgreSQL database when the suite runs on one). */
+export async function createTestTarget(): Promise<TestTarget> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sitelog-test-'));
+  const fresh = testDialect === 'postgres' ? await createFreshPostgres() : null;
+  return {
+    dataDir,
+    ...(fresh ? { databaseUrl: fresh.url } : {}),
+    remove: async () => {
+      if (fresh) await fresh.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The env the app (or a CLI) reads to run on `target`, plus `env`. */
+export function targetEnv(
+  target: Pick<TestTarget, 'dataDir' | 'databaseUrl'>,
+  env: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    DATA_DIR: target.dataDir,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    SAMPLE_DATA: 'off',
+    ...(target.databaseUrl ? { DATABASE_URL: target.databaseUrl } : {}),
+    ...env,
+  };
+}
+
 /**
  * A fresh app on a fresh database (a new SQLite file, or a new PostgreSQL database) and a fresh
  * data dir, with the media storage the env names (local disk under the data dir by default;
@@ -84,23 +123,21 @@ export async function createTestContext(
     prepareDataDir?: (dataDir: string) => void;
   } = {},
 ): Promise<TestContext> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'sitelog-test-'));
-  options.prepareDataDir?.(dataDir);
-  let dropPg: (() => Promise<void>) | null = null;
-  let databaseUrl: string | undefined;
-  if (testDialect === 'postgres') {
-    const fresh = await createFreshPostgres();
-    databaseUrl = fresh.url;
-    dropPg = fresh.drop;
-  }
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    SAMPLE_DATA: 'off',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    ...env,
-  });
+  const target = await createTestTarget();
+  options.prepareDataDir?.(target.dataDir);
+  return openTestContext(target, env, options);
+}
+
+/**
+ * An app on `target` as it is (migrated to the latest schema first), e.g. a restored backup.
+ * Closing the context removes the target.
+ */
+export async function openTestContext(
+  target: TestTarget,
+  env: Record<string, string> = {},
+  options: { images?: Pick<ImageProcessorOptions, 'maxQueue' | 'adapter'> } = {},
+): Promise<TestContext> {
+  const config = loadConfig(targetEnv(target, env));
   const db = createDatabase(config.database);
   await migrateToLatest(db);
   const storage = createStorage(config);
@@ -118,14 +155,13 @@ export async function createTestContext(
     config,
     storage,
     images,
-    dataDir,
+    dataDir: target.dataDir,
     close: async () => {
       await app.close();
       await images.close();
       await storage.close();
       await db.destroy();
-      if (dropPg) await dropPg();
-      rmSync(dataDir, { recursive: true, force: true });
+      await target.remove();
     },
   };
 }

@@ -188,3 +188,21 @@ export async function findReferencedMediaKeys(db: Database, keys: string[]): Pro
     .execute();
   return new Set(rows.flatMap((r) => [r.preview_key, r.formatted_key, r.original_key]));
 }
+
+/** A page of uploads' stored keys in id order, after `afterId` (the backup copies them). */
+export function listUploadKeys(db: Database, afterId: number, limit: number) {
+  return db
+    .selectFrom('uploads')
+    .select(['id', 'preview_key', 'formatted_key', 'original_key'])
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** The ids among `ids` that still have a row. */
+export async function findExistingUploadIds(db: Database, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('uploads').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}

@@ -359,3 +359,51 @@ export async function deleteUpload(
     ),
   );
 }
+
+// ---- backup and restore ----------------------------------------------------------------------
+
+/** One upload's stored files, as a backup copies them. */
+export interface UploadMedia {
+  id: number;
+  keys: [preview: string, formatted: string, original: string];
+}
+
+/** Every upload's stored keys in id order, a page at a time (read from a database snapshot). */
+export async function* listUploadMedia(db: Database, pageSize = 1000): AsyncGenerator<UploadMedia> {
+  let afterId = 0;
+  for (;;) {
+    const rows = await repo.listUploadKeys(db, afterId, pageSize);
+    for (const row of rows)
+      yield { id: row.id, keys: [row.preview_key, row.formatted_key, row.original_key] };
+    if (rows.length < pageSize) return;
+    afterId = rows[rows.length - 1]!.id;
+  }
+}
+
+/** The ids among `ids` that still have a row (a backup tells a deleted upload from lost files). */
+export function findExistingUploads(db: Database, ids: number[]): Promise<Set<number>> {
+  return repo.findExistingUploadIds(db, ids);
+}
+
+/**
+ * Removes upload rows whose files are gone, with their counts, as a delete does but leaving
+ * storage alone: a restore drops the uploads deleted while its backup ran. Answers how many rows
+ * there were.
+ */
+export async function removeUploadRows(db: Database, ids: number[]): Promise<number> {
+  let removed = 0;
+  for (const id of ids) {
+    const gone = await writeTransaction(db, async (trx) => {
+      const current = await repo.findUploadForChange(trx, id);
+      if (!current || !(await repo.deleteUpload(trx, id))) return false;
+      await recordUploadChange(trx, {
+        kind: 'removed',
+        projectId: current.project_id,
+        creatorId: current.creator_id,
+      });
+      return true;
+    });
+    if (gone) removed += 1;
+  }
+  return removed;
+}
