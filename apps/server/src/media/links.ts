@@ -1,7 +1,11 @@
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.js';
 import { MEDIA_FRESH_SECONDS, mediaCacheControl } from './media-files.js';
 import { contentTypeForKey, isOriginalKey } from './media-types.js';
-import { presignWindow, signMediaUrl } from './signed-urls.js';
+import { mediaUrlExpiry, presignWindow, signMediaUrl } from './signed-urls.js';
+
+/** Signed URLs kept for reuse: a few hundred photos for each of a few hundred sessions. */
+const URL_CACHE_ENTRIES = 50_000;
 import type { Storage } from './storage/index.js';
 
 /** Hands out URLs for stored media objects that work in `<img>` without a bearer header. */
@@ -29,6 +33,12 @@ export function createMediaLinks(deps: {
   now?: () => number;
 }): MediaLinks {
   const ttlSeconds = deps.config.mediaUrlTtlSeconds;
+  // A URL is the same for every request within its time bucket (same key, session or signing
+  // window, download name), so a feed asked for again reuses the URLs signed the first time.
+  // The cache key holds everything the URL is made of, so a hit is exactly what signing anew
+  // would give: still bound to the session, still expiring, still signed.
+  const cache = new LRUCache<string, string>({ max: URL_CACHE_ENTRIES });
+  const local = deps.storage.kind === 'local';
   return {
     async url(key, viewer, options) {
       const now = deps.now?.() ?? Date.now();
@@ -38,22 +48,34 @@ export function createMediaLinks(deps: {
         (isOriginalKey(key)
           ? { filename: key.slice(key.lastIndexOf('/') + 1), contentType: contentTypeForKey(key) }
           : undefined);
-      const presigned = await deps.storage.presignedGetUrl(key, {
-        contentType: download?.contentType ?? contentTypeForKey(key),
-        // The bucket cannot ask whether the session lives; the same short cache as /media keeps a
-        // signed-out user's photos from lingering in a shared browser.
-        cacheControl: mediaCacheControl(key, MEDIA_FRESH_SECONDS),
-        ...(download ? { downloadName: download.filename } : {}),
-        ...presignWindow(ttlSeconds, now),
-      });
-      if (presigned) return presigned;
-      return signMediaUrl(key, {
+      const contentType = download?.contentType ?? contentTypeForKey(key);
+      const window = local ? null : presignWindow(ttlSeconds, now);
+      const cacheKey = local
+        ? `${viewer.sessionId}\n${mediaUrlExpiry(ttlSeconds, now)}\n${download?.filename ?? ''}\n${key}`
+        : `${window!.signingDate.getTime()}\n${contentType}\n${download?.filename ?? ''}\n${key}`;
+      const cached = cache.get(cacheKey);
+      if (cached !== undefined) return cached;
+
+      let url: string | null = null;
+      if (window) {
+        url = await deps.storage.presignedGetUrl(key, {
+          contentType,
+          // The bucket cannot ask whether the session lives; the same short cache as /media keeps
+          // a signed-out user's photos from lingering in a shared browser.
+          cacheControl: mediaCacheControl(key, MEDIA_FRESH_SECONDS),
+          ...(download ? { downloadName: download.filename } : {}),
+          ...window,
+        });
+      }
+      url ??= signMediaUrl(key, {
         secret: deps.config.secret,
         ttlSeconds,
         sessionId: viewer.sessionId,
         ...(download ? { download: download.filename } : {}),
         now,
       });
+      cache.set(cacheKey, url);
+      return url;
     },
   };
 }

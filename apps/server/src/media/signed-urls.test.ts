@@ -176,4 +176,33 @@ describe('MediaLinks on local storage', () => {
       },
     );
   });
+
+  it('reuses a URL only where signing anew would give the same one', async () => {
+    let now = NOW;
+    const links = createMediaLinks({
+      config: { secret: SECRET, mediaUrlTtlSeconds: TTL },
+      storage: createLocalStorage(dir),
+      now: () => now,
+    });
+    const first = await links.url(KEY, { sessionId: 9 });
+    // A cache hit is exactly the fresh signature: same session, same bucket.
+    expect(await links.url(KEY, { sessionId: 9 })).toBe(first);
+    expect(first).toBe(sign({ sessionId: 9 }));
+    // Another session, another download name or another key never gets that URL.
+    const other = await links.url(KEY, { sessionId: 10 });
+    expect(other).not.toBe(first);
+    expect(parse(other).query.sid).toBe('10');
+    const named = (filename: string) =>
+      links.url(KEY, { sessionId: 9 }, { download: { filename, contentType: 'image/webp' } });
+    expect(parse(await named('a.webp')).query.dl).toBe('a.webp');
+    expect(parse(await named('b.webp')).query.dl).toBe('b.webp');
+    // Once the bucket moves on, the URL is signed for the new expiry (and still verifies).
+    now += mediaUrlBucketSeconds(TTL) * 1000;
+    const later = await links.url(KEY, { sessionId: 9 });
+    expect(parse(later).query.exp).toBe(String(mediaUrlExpiry(TTL, now)));
+    expect(Number(parse(later).query.exp)).toBeGreaterThan(Number(parse(first).query.exp));
+    expect(verifyMediaUrl(KEY, parse(later).query, { secret: SECRET, now })).toMatchObject({
+      ok: true,
+    });
+  });
 });
