@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../http/auth.js';
+import { LARGE_RESPONSE } from '../../http/compression.js';
 import { errorResponses } from '../../http/schemas.js';
 import * as projects from './projects.service.js';
 
@@ -28,21 +29,24 @@ export function projectRoutes(app: FastifyInstance, deps: projects.ProjectsDeps)
 
   r.get(
     '/api/project/all/list',
-    { schema: { response: { 200: projectRowsSchema, ...errorResponses } } },
+    {
+      compress: LARGE_RESPONSE,
+      schema: { response: { 200: projectRowsSchema, ...errorResponses } },
+    },
     async () => projects.listProjectRows(deps),
   );
-  r.get('/api/project/favnfol', { schema: many }, async (req) =>
+  r.get('/api/project/favnfol', { compress: LARGE_RESPONSE, schema: many }, async (req) =>
     projects.listBookmarkedOrFollowed(deps, currentUser(req)),
   );
-  r.get('/api/project/user', { schema: many }, async (req) =>
+  r.get('/api/project/user', { compress: LARGE_RESPONSE, schema: many }, async (req) =>
     projects.listMyProjects(deps, currentUser(req)),
   );
-  r.get('/api/project/bookmark', { schema: many }, async (req) =>
+  r.get('/api/project/bookmark', { compress: LARGE_RESPONSE, schema: many }, async (req) =>
     projects.listBookmarked(deps, currentUser(req)),
   );
   r.get(
     '/api/project/relevant/:count',
-    { schema: { params: relevantParams, ...many } },
+    { compress: LARGE_RESPONSE, schema: { params: relevantParams, ...many } },
     async (req) => projects.listRelevant(deps, currentUser(req), req.params.count),
   );
   r.get('/api/project/id/:id', { schema: { params: idParamsSchema, ...one } }, async (req) =>

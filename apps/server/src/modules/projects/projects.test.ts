@@ -1,6 +1,8 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMPRESS_MIN_BYTES } from '../../http/compression.js';
+import { buildProject, buildUpload } from '../../../test/factories.js';
 import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
-import { buildUpload } from '../../../test/factories.js';
 
 let ctx: TestContext;
 type Member = Awaited<ReturnType<typeof signedInUser>>;
@@ -431,17 +433,54 @@ describe('PATCH /api/project/update/{id}', () => {
 });
 
 describe('response compression', () => {
-  it('compresses large JSON lists when the client accepts gzip', async () => {
-    for (let i = 0; i < 30; i++) await newProject(alice.token, `Compressed list entry ${i}`);
-    const res = await api(ctx, {
+  it('compresses large JSON lists (br first, then gzip) and sends small answers as they are', async () => {
+    const small = await api(ctx, {
       method: 'GET',
       url: '/api/project/all/list',
       token: alice.token,
-      headers: { 'accept-encoding': 'gzip' },
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(small.statusCode).toBe(200);
+    expect(small.body.length).toBeLessThan(COMPRESS_MIN_BYTES);
+    expect(small.headers['content-encoding']).toBeUndefined();
+
+    for (let i = 0; i < 300; i++) await buildProject(ctx, { creatorId: alice.id });
+    for (const [accepts, encoding] of [
+      ['br, gzip', 'br'],
+      ['gzip', 'gzip'],
+      ['identity', undefined],
+    ] as const) {
+      const res = await api(ctx, {
+        method: 'GET',
+        url: '/api/project/all/list',
+        token: alice.token,
+        headers: { 'accept-encoding': accepts },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(res.headers['cache-control']).toBe('no-store');
+      const body =
+        encoding === 'br'
+          ? brotliDecompressSync(res.rawPayload)
+          : encoding === 'gzip'
+            ? gunzipSync(res.rawPayload)
+            : res.rawPayload;
+      expect(body.length).toBeGreaterThan(COMPRESS_MIN_BYTES);
+      expect((JSON.parse(body.toString()) as unknown[]).length).toBeGreaterThan(300);
+    }
+  });
+
+  it('leaves routes that are not large lists alone, whatever the client accepts', async () => {
+    const res = await api(ctx, {
+      method: 'GET',
+      url: '/api/auth/me',
+      token: alice.token,
+      headers: { 'accept-encoding': 'br, gzip' },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.headers['content-encoding']).toBe('gzip');
-    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['content-encoding']).toBeUndefined();
+    // The compression hooks never ran on it (they add Vary even when they do not compress).
+    expect(res.headers.vary ?? '').not.toMatch(/accept-encoding/i);
   });
 });
 

@@ -11,6 +11,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { currentUser } from '../../http/auth.js';
+import { LARGE_RESPONSE } from '../../http/compression.js';
 import { UPLOAD_IDLE_TIMEOUT_MS, watchBodyIdle } from '../../http/request-body.js';
 import { errorResponses } from '../../http/schemas.js';
 import * as uploads from './uploads.service.js';
@@ -56,14 +57,14 @@ export function uploadRoutes(
   );
   r.get(
     '/api/upload/latest/:count',
-    { schema: { params: latestCountParamsSchema, ...many } },
+    { compress: LARGE_RESPONSE, schema: { params: latestCountParamsSchema, ...many } },
     async (req) => uploads.listLatestUploads(deps, req.params.count, currentUser(req)),
   );
   const feed = { params: idParamsSchema, querystring: feedQuerySchema, ...many };
-  r.get('/api/upload/project/:id/latest', { schema: feed }, async (req) =>
+  r.get('/api/upload/project/:id/latest', { compress: LARGE_RESPONSE, schema: feed }, async (req) =>
     uploads.listProjectUploads(deps, req.params.id, currentUser(req), req.query),
   );
-  r.get('/api/upload/user/:id/latest', { schema: feed }, async (req) =>
+  r.get('/api/upload/user/:id/latest', { compress: LARGE_RESPONSE, schema: feed }, async (req) =>
     uploads.listMemberUploads(deps, req.params.id, currentUser(req), req.query),
   );
   r.patch(

@@ -9,6 +9,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { currentUser } from '../../http/auth.js';
+import { LARGE_RESPONSE } from '../../http/compression.js';
 import { errorResponses } from '../../http/schemas.js';
 import * as users from './users.service.js';
 
@@ -19,7 +20,11 @@ export function userRoutes(app: FastifyInstance, deps: users.UsersDeps): void {
 
   r.get(
     '/api/user/all',
-    { config: admin, schema: { response: { 200: userListSchema, ...errorResponses } } },
+    {
+      config: admin,
+      compress: LARGE_RESPONSE,
+      schema: { response: { 200: userListSchema, ...errorResponses } },
+    },
     async () => users.listUsers(deps),
   );
   r.post(
@@ -44,7 +49,10 @@ export function userRoutes(app: FastifyInstance, deps: users.UsersDeps): void {
   );
   r.get(
     '/api/user/all/profile',
-    { schema: { response: { 200: profilesResponseSchema, ...errorResponses } } },
+    {
+      compress: LARGE_RESPONSE,
+      schema: { response: { 200: profilesResponseSchema, ...errorResponses } },
+    },
     async () => users.listProfiles(deps),
   );
 }
