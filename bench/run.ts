@@ -163,11 +163,6 @@ rows.push(
 
 rows.push(
   notMeasured(
-    'latest feed p99 at 1,000,000 uploads vs 1,000 (fixed rate)',
-    '≤ 1.20×',
-    'not measured yet',
-  ),
-  notMeasured(
     'All projects at 100,000 projects: first rows in Chromium',
     '≤ 1 s',
     'not measured yet',
