@@ -268,7 +268,7 @@ function startLoadWorker(prefix: string[]) {
         child.send(job);
       }),
     stop: () => {
-      child.disconnect();
+      if (child.connected) child.disconnect();
       child.kill('SIGTERM');
     },
   };
