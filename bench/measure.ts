@@ -1,5 +1,8 @@
 // Timing helpers shared by the benchmark scripts: medians, one timed call, and the interleaved
 // comparison against a baseline that every bench reports (the machine is shared and noisy).
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export const ROUNDS = 7;
 export const CALLS_PER_ROUND = 3;
@@ -50,3 +53,15 @@ export async function compare(
   }
   return { a: median(as), b: median(bs), ratio: median(ratios) };
 }
+
+/** Whether the module at `moduleUrl` is the script node was started with (not imported). */
+export function isMain(moduleUrl: string): boolean {
+  const script = process.argv[1];
+  return script !== undefined && moduleUrl === pathToFileURL(path.resolve(script)).href;
+}
+
+/** The 1-, 5- and 15-minute load averages, e.g. "3.49 1.61 0.71". */
+export const loadAverage = () =>
+  loadavg()
+    .map((v) => v.toFixed(2))
+    .join(' ');

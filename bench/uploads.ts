@@ -11,6 +11,7 @@
  * 2. Throughput: a batch of uploads with 1 and with 2 requests in flight.
  *
  * The machine is shared and noisy, so the median of the per-round ratios is reported.
+ * `measureUploads` is also called by bench/run.ts (`npm run bench`), with fewer rounds in --quick.
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -20,9 +21,7 @@ import sharp from 'sharp';
 import { api, createTestContext, signedInUser, testDialect } from '../apps/server/test/helpers.js';
 import { FORMATTED_MAX_EDGE } from '../apps/server/src/media/image-processor.js';
 import { photoJpeg } from '../apps/server/test/images.js';
-import { compare, median } from './measure.js';
-
-const BATCH = 12;
+import { compare, isMain, median, type Comparison } from './measure.js';
 
 /** The multipart body the web app sends: the file first, then the JSON part. */
 function multipart(file: Buffer, projectId: number) {
@@ -41,13 +40,34 @@ function multipart(file: Buffer, projectId: number) {
   return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
-async function main() {
+export interface UploadOptions {
+  /** Interleaved rounds and calls per round of upload against bare resize. */
+  rounds: number;
+  calls: number;
+  /** Uploads per throughput batch, and batches with 1 and with 2 in flight. */
+  batch: number;
+  batches: number;
+}
+
+export const fullUploads: UploadOptions = { rounds: 7, calls: 3, batch: 12, batches: 3 };
+export const quickUploads: UploadOptions = { rounds: 3, calls: 1, batch: 6, batches: 1 };
+
+export interface UploadResults {
+  /** Upload to ready (a) against a bare sharp resize of the same file (b). */
+  vsBare: Comparison;
+  /** Uploads per second with 1 and with 2 requests in flight (medians of the batches). */
+  one: number;
+  two: number;
+  batch: number;
+  notes: string[];
+}
+
+export async function measureUploads(options: UploadOptions): Promise<UploadResults> {
   const ctx = await createTestContext();
   try {
-    console.log(
-      `Node ${process.version}, ${availableParallelism()} cores, ${testDialect}, ` +
-        `${ctx.storage.kind} storage, IMAGE_CONCURRENCY ${ctx.config.uploads.concurrency}`,
-    );
+    const notes = [
+      `${testDialect}, ${ctx.storage.kind} storage, IMAGE_CONCURRENCY ${ctx.config.uploads.concurrency}, in process (app.inject)`,
+    ];
     const user = await signedInUser(ctx);
     const project = await api(ctx, {
       method: 'POST',
@@ -61,7 +81,7 @@ async function main() {
     const file = path.join(ctx.dataDir, 'photo-12mp.jpg');
     writeFileSync(file, jpeg);
     const body = multipart(jpeg, projectId);
-    console.log(`12 MP JPEG: ${(jpeg.length / 1e6).toFixed(1)} MB`);
+    notes.push(`12 MP JPEG: ${(jpeg.length / 1e6).toFixed(1)} MB`);
 
     const upload = async () => {
       const res = await api(ctx, {
@@ -79,38 +99,43 @@ async function main() {
         .jpeg()
         .toBuffer();
 
-    const result = await compare(upload, bare);
-    console.log(
-      `upload to ready: ${result.a.toFixed(0)} ms; bare sharp resize ${result.b.toFixed(0)} ms; ` +
-        `median ratio ${result.ratio.toFixed(2)}×`,
-    );
+    const vsBare = await compare(upload, bare, options.rounds, options.calls);
 
     const throughput = async (inFlight: number) => {
       let next = 0;
       const start = performance.now();
       await Promise.all(
         Array.from({ length: inFlight }, async () => {
-          while (next < BATCH) {
+          while (next < options.batch) {
             next += 1;
             await upload();
           }
         }),
       );
-      return BATCH / ((performance.now() - start) / 1000);
+      return options.batch / ((performance.now() - start) / 1000);
     };
     const one: number[] = [];
     const two: number[] = [];
-    for (let r = 0; r < 3; r++) {
+    for (let r = 0; r < options.batches; r++) {
       one.push(await throughput(1));
       two.push(await throughput(2));
     }
-    console.log(
-      `throughput (batches of ${BATCH}): 1 in flight ${median(one).toFixed(2)}/s; ` +
-        `2 in flight ${median(two).toFixed(2)}/s (${(median(two) / median(one)).toFixed(2)}×)`,
-    );
+    return { vsBare, one: median(one), two: median(two), batch: options.batch, notes };
   } finally {
     await ctx.close();
   }
 }
 
-await main();
+if (isMain(import.meta.url)) {
+  console.log(`Node ${process.version}, ${availableParallelism()} cores`);
+  const r = await measureUploads(fullUploads);
+  for (const note of r.notes) console.log(note);
+  console.log(
+    `upload to ready: ${r.vsBare.a.toFixed(0)} ms; bare sharp resize ${r.vsBare.b.toFixed(0)} ms; ` +
+      `median ratio ${r.vsBare.ratio.toFixed(2)}×`,
+  );
+  console.log(
+    `throughput (batches of ${r.batch}): 1 in flight ${r.one.toFixed(2)}/s; ` +
+      `2 in flight ${r.two.toFixed(2)}/s (${(r.two / r.one).toFixed(2)}×)`,
+  );
+}

@@ -1,0 +1,191 @@
+/**
+ * The whole benchmark set (issue 11) in one table: measure, value, baseline, ratio, target,
+ * verdict.
+ *
+ *   npm run bench              full rounds; builds the web app first (a few minutes)
+ *   npm run bench -- --quick   CI-sized (under 2 minutes): fewer, shorter rounds; builds the
+ *                              web app only when there is no build yet
+ *
+ * Exits non-zero only when a row's verdict is FAIL: its figure is more than 3× worse than its
+ * target (a catastrophic regression such as an N+1 query). An ordinary miss on this noisy,
+ * shared machine is "miss" in the table and does not fail. Progress goes to stderr, the table
+ * to stdout.
+ */
+import { spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { fullHttp, measureHttp, quickHttp } from './http.js';
+import { fullImages, measureImages, quickImages } from './images.js';
+import { loadAverage } from './measure.js';
+import {
+  atLeast,
+  atMost,
+  formatTable,
+  measured,
+  millis,
+  notMeasured,
+  times,
+  type Row,
+} from './table.js';
+import { fullUploads, measureUploads, quickUploads } from './uploads.js';
+import { hasBuild, initialJs, TARGET_KIB } from './web-bundle.js';
+
+const quick = process.argv.includes('--quick');
+const started = performance.now();
+const progress = (line: string) =>
+  console.error(`[bench ${((performance.now() - started) / 1000).toFixed(0)} s] ${line}`);
+const loadAtStart = loadAverage();
+const rows: Row[] = [];
+const notes: string[] = [];
+
+// 1. Initial JavaScript of the production build.
+if (!quick || !hasBuild()) {
+  progress('building the web app (npm run build)…');
+  const build = spawnSync('npm', ['run', 'build'], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (build.status !== 0) throw new Error(`npm run build failed (${build.status})`);
+}
+const bundle = initialJs();
+const kib = bundle.totalBytes / 1024;
+const bundleRow = measured(
+  'initial JS of the production build, gzip',
+  { value: `${kib.toFixed(1)} KiB`, baseline: `${bundle.files.length} files` },
+  kib,
+  atMost(TARGET_KIB, 'KiB'),
+);
+
+// 2. Per-request cost through real HTTP (the servers run alone: nothing else of ours is busy).
+const http = await measureHttp(quick ? quickHttp : fullHttp, progress);
+rows.push(...http.rows);
+notes.push(...http.notes);
+rows.push(bundleRow);
+
+// 3. The upload image pipeline, in this process.
+progress('image pipeline…');
+const images = await measureImages(quick ? quickImages : fullImages);
+notes.push(...images.notes.map((note) => `images: ${note}`));
+const { pipeline } = images;
+rows.push(
+  measured(
+    '12 MP JPEG image pipeline',
+    {
+      value: millis(pipeline.a),
+      baseline: `bare sharp resize ${millis(pipeline.b)}`,
+      ratio: times(pipeline.ratio),
+    },
+    pipeline.ratio,
+    atMost(1.5),
+  ),
+);
+if (images.icc) {
+  const { srgb, p3, p3Bare } = images.icc;
+  rows.push(
+    measured(
+      '12 MP JPEG pipeline, sRGB profile',
+      { value: millis(srgb.a), baseline: `untagged ${millis(srgb.b)}`, ratio: times(srgb.ratio) },
+      srgb.ratio,
+    ),
+    measured(
+      '12 MP JPEG pipeline, Display P3 profile',
+      { value: millis(p3.a), baseline: `untagged ${millis(p3.b)}`, ratio: times(p3.ratio) },
+      p3.ratio,
+    ),
+    measured(
+      '12 MP JPEG pipeline, Display P3 profile',
+      {
+        value: millis(p3Bare.a),
+        baseline: `bare sharp resize ${millis(p3Bare.b)}`,
+        ratio: times(p3Bare.ratio),
+      },
+      p3Bare.ratio,
+    ),
+  );
+}
+if (images.heic) {
+  const { vsJpeg, coldMs, megapixels } = images.heic;
+  rows.push(
+    measured(
+      `iPhone HEIC (${megapixels.toFixed(1)} MP) pipeline, worker warm`,
+      {
+        value: millis(vsJpeg.a),
+        baseline: `same-size JPEG ${millis(vsJpeg.b)}`,
+        ratio: times(vsJpeg.ratio),
+      },
+      vsJpeg.ratio,
+      atMost(2.5),
+    ),
+    measured('iPhone HEIC, first of a batch (worker start)', { value: millis(coldMs) }, coldMs),
+  );
+} else {
+  rows.push(notMeasured('iPhone HEIC pipeline vs same-size JPEG', '≤ 2.5×', 'no HEIC file'));
+}
+for (const t of images.throughput)
+  rows.push(
+    measured(
+      `${t.label}, concurrency 2`,
+      {
+        value: `${t.two.toFixed(2)} /s`,
+        baseline: `concurrency 1 ${t.one.toFixed(2)} /s`,
+        ratio: times(t.two / t.one),
+      },
+      t.two / t.one,
+    ),
+  );
+
+// 4. Upload to ready, end to end, in this process.
+progress('uploads…');
+const uploads = await measureUploads(quick ? quickUploads : fullUploads);
+notes.push(...uploads.notes.map((note) => `uploads: ${note}`));
+rows.push(
+  measured(
+    '12 MP JPEG upload to ready (POST /api/upload/autoupload)',
+    {
+      value: millis(uploads.vsBare.a),
+      baseline: `bare sharp resize ${millis(uploads.vsBare.b)}`,
+      ratio: times(uploads.vsBare.ratio),
+    },
+    uploads.vsBare.ratio,
+    atMost(1.5),
+  ),
+  measured(
+    `upload throughput, 2 in flight (batches of ${uploads.batch})`,
+    {
+      value: `${uploads.two.toFixed(2)} /s`,
+      baseline: `1 in flight ${uploads.one.toFixed(2)} /s`,
+      ratio: times(uploads.two / uploads.one),
+    },
+    uploads.two / uploads.one,
+    atLeast(1.5),
+  ),
+);
+
+rows.push(
+  notMeasured(
+    'All projects at 100,000 projects: first rows in Chromium',
+    '≤ 1 s',
+    'not measured yet',
+  ),
+  notMeasured('Lighthouse mobile, Home with 18 tiles', '≥ 95, CLS ≤ 0.05', 'not measured yet'),
+);
+
+const seconds = (performance.now() - started) / 1000;
+console.log(
+  `## npm run bench${quick ? ' -- --quick' : ''}: ${new Date().toISOString().slice(0, 16)} UTC, ` +
+    `Node ${process.version}, ${availableParallelism()} cores, ${seconds.toFixed(0)} s`,
+);
+console.log();
+console.log(`- load average at start ${loadAtStart}, at end ${loadAverage()}`);
+for (const note of notes) console.log(`- ${note}`);
+console.log();
+console.log(formatTable(rows));
+
+const failed = rows.filter((row) => row.verdict === 'FAIL');
+if (failed.length > 0) {
+  console.error(
+    `\nFAIL: more than 3× worse than the target (a catastrophic regression?): ` +
+      failed.map((row) => row.measure).join('; '),
+  );
+  process.exitCode = 1;
+}
