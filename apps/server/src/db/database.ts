@@ -18,6 +18,7 @@ import * as m02 from './migrations/2026-11-22-02-projects-uploads.js';
 import * as m03 from './migrations/2026-11-22-03-upload-media-key-indexes.js';
 import * as m04 from './migrations/2026-11-23-01-login-limits.js';
 import type { DB } from './schema.js';
+import { withStatementCache } from './sqlite-statements.js';
 
 export type Database = Kysely<DB>;
 
@@ -66,7 +67,7 @@ export function createDatabase(
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
 }
 
 /**

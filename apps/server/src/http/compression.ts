@@ -43,6 +43,8 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 export async function registerCompression(app: FastifyInstance): Promise<void> {
   // Runs before the plugin's own onRoute hook, which reads `decompress`.
   app.addHook('onRoute', (route) => {
+    // Without this the plugin still hangs a hook on every route (to decorate the reply).
+    if (route.compress === undefined) route.compress = false;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.some((m) => BODY_METHODS.has(m)) && route.decompress === undefined)
       route.decompress = false;
