@@ -5,6 +5,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -15,6 +16,7 @@ import type { Database } from './db/database.js';
 import { registerAuth } from './http/auth.js';
 import { LARGE_RESPONSE, registerCompression } from './http/compression.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { loggerOptions, registerRequestLog } from './http/request-log.js';
 import { AppError, forbidden } from './errors.js';
 import { refuseEncodedMultipart } from './http/request-body.js';
 import { decodedPath, isApiRequest } from './http/request-path.js';
@@ -39,43 +41,16 @@ export interface AppDeps {
   images: ImageProcessor;
   /** Body-idle limit of the upload call (default `UPLOAD_IDLE_TIMEOUT_MS`); tests shorten it. */
   uploadIdleTimeoutMs?: number;
-}
-
-const REDACTED = '[redacted]';
-
-/** Drops secrets that travel in URLs (media signatures) before a URL reaches the logs. */
-function redactUrl(url: string): string {
-  return url.replace(
-    /([?&](?:sig|token|signature|X-Amz-Signature|X-Amz-Credential)=)[^&]*/gi,
-    `$1${REDACTED}`,
-  );
+  /** Where log lines go (default: stdout, asynchronously); tests read them. */
+  logDestination?: DestinationStream;
 }
 
 /** Builds the Fastify app: plugins, error handler and every module, registered explicitly. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      redact: {
-        paths: [
-          'req.headers.authorization',
-          'req.headers.cookie',
-          'body.login.password',
-          'body.user.password',
-          '*.password',
-          '*.token',
-        ],
-        censor: REDACTED,
-      },
-      serializers: {
-        req: (req: { method: string; url: string; ip?: string }) => ({
-          method: req.method,
-          url: redactUrl(req.url),
-          ip: req.ip,
-        }),
-      },
-    },
+    logger: loggerOptions(config, deps.logDestination),
+    disableRequestLogging: true,
     genReqId: () => randomUUID(),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 256 * 1024,
@@ -89,6 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  registerRequestLog(app);
   registerErrorHandler(app);
   registerSecurityHeaders(app, config);
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import type { DestinationStream } from 'pino';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createDatabase, migrateToLatest, type Database } from '../src/db/database.js';
@@ -121,6 +122,7 @@ export async function createTestContext(
   options: {
     images?: Pick<ImageProcessorOptions, 'maxQueue' | 'adapter'>;
     prepareDataDir?: (dataDir: string) => void;
+    logDestination?: DestinationStream;
   } = {},
 ): Promise<TestContext> {
   const target = await createTestTarget();
@@ -135,7 +137,10 @@ export async function createTestContext(
 export async function openTestContext(
   target: TestTarget,
   env: Record<string, string> = {},
-  options: { images?: Pick<ImageProcessorOptions, 'maxQueue' | 'adapter'> } = {},
+  options: {
+    images?: Pick<ImageProcessorOptions, 'maxQueue' | 'adapter'>;
+    logDestination?: DestinationStream;
+  } = {},
 ): Promise<TestContext> {
   const config = loadConfig(targetEnv(target, env));
   const db = createDatabase(config.database);
@@ -147,7 +152,14 @@ export async function openTestContext(
     concurrency: config.uploads.concurrency,
     ...options.images,
   });
-  const app = await buildApp({ config, db, links, storage, images });
+  const app = await buildApp({
+    config,
+    db,
+    links,
+    storage,
+    images,
+    ...(options.logDestination ? { logDestination: options.logDestination } : {}),
+  });
   await app.ready();
   return {
     app,
