@@ -69,10 +69,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSecurityHeaders(app, config);
 
   // The SPA is same-origin; a cross-site request to the API is never legitimate.
-  app.addHook('onRequest', async (request) => {
-    if (isApiRequest(request) && request.headers['sec-fetch-site'] === 'cross-site') {
-      throw forbidden('Cross-site requests are not allowed.');
-    }
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.headers['sec-fetch-site'] === 'cross-site' && isApiRequest(request))
+      done(forbidden('Cross-site requests are not allowed.'));
+    else done();
   });
   registerAuth(app, deps);
   // Before @fastify/compress's preParsing hook would wrap a multipart body nobody reads.

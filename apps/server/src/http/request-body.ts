@@ -23,16 +23,18 @@ const isEncoded = (contentEncoding: string | undefined) =>
  * decoding would gain nothing; JSON bodies keep being decompressed as before.
  */
 export function refuseEncodedMultipart(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const { headers } = request;
     if (isMultipart(headers['content-type']) && isEncoded(headers['content-encoding'])) {
-      throw new AppError(
-        415,
-        'unsupported_content_encoding',
-        `Send the upload form without a Content-Encoding (got "${headers['content-encoding']}"): photos are compressed already.`,
-        CLOSE,
+      done(
+        new AppError(
+          415,
+          'unsupported_content_encoding',
+          `Send the upload form without a Content-Encoding (got "${headers['content-encoding']}"): photos are compressed already.`,
+          CLOSE,
+        ),
       );
-    }
+    } else done();
   });
 }
 
