@@ -6,11 +6,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import { fastifyTrustProxy, type Config } from './config.js';
 import type { Database } from './db/database.js';
 import { registerAuth } from './http/auth.js';
@@ -21,6 +17,7 @@ import { AppError, forbidden } from './errors.js';
 import { refuseEncodedMultipart } from './http/request-body.js';
 import { decodedPath, isApiRequest } from './http/request-path.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { createSerializerCompiler } from './http/serializer.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { clientConfigRoutes } from './modules/client-config/client-config.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -63,7 +60,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(createSerializerCompiler({ checkContract: config.env === 'test' }));
   registerRequestLog(app);
   registerErrorHandler(app);
   registerSecurityHeaders(app, config);
