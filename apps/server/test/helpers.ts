@@ -145,6 +145,8 @@ export async function openTestContext(
   const images = createImageProcessor({
     maxPixels: config.uploads.maxPixels,
     concurrency: config.uploads.concurrency,
+    heicDecoder: config.uploads.heicDecoder,
+    tempDir: config.uploads.tempDir,
     ...options.images,
   });
   const app = await buildApp({ config, db, links, storage, images });
