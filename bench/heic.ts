@@ -79,7 +79,8 @@ async function rounds(contenders: Record<string, () => Promise<unknown>>, base: 
   for (let r = 0; r < ROUNDS; r++) {
     const round: Record<string, number[]> = {};
     for (let c = 0; c < CALLS; c++)
-      for (const [name, fn] of Object.entries(contenders)) (round[name] ??= []).push(await time(fn));
+      for (const [name, fn] of Object.entries(contenders))
+        (round[name] ??= []).push(await time(fn));
     const baseMs = median(round[base] ?? []);
     for (const [name, times] of Object.entries(round)) {
       (all[name] ??= []).push(...times);
