@@ -71,26 +71,47 @@ async function uploader(heicDecoder: 'native' | 'wasm') {
   return { ctx, upload };
 }
 
-/** Interleaves the contenders call by call; medians in ms and per-round ratios to `base`. */
+/**
+ * CPU milliseconds used so far by this process (all its threads: libvips, WASM workers) and by
+ * its finished child processes (the native decoder), from /proc (Linux; 10 ms ticks).
+ */
+function cpuMs(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // utime, stime, cutime, cstime: fields 14–17 of the line, 11–14 counted after "pid (comm) ".
+  return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0) * 10;
+}
+
+/**
+ * Interleaves the contenders call by call; medians in ms and per-round ratios to `base`, and
+ * the mean CPU time per call: on a shared, loaded machine the wall-clock ratio depends on how
+ * the other load shares the cores, the CPU time much less.
+ */
 async function rounds(contenders: Record<string, () => Promise<unknown>>, base: string) {
   for (const fn of Object.values(contenders)) await fn(); // warm-up (WASM workers, caches)
   const all: Record<string, number[]> = {};
   const ratios: Record<string, number[]> = {};
+  const cpu: Record<string, number> = {};
   for (let r = 0; r < ROUNDS; r++) {
     const round: Record<string, number[]> = {};
     for (let c = 0; c < CALLS; c++)
-      for (const [name, fn] of Object.entries(contenders))
+      for (const [name, fn] of Object.entries(contenders)) {
+        const before = cpuMs();
         (round[name] ??= []).push(await time(fn));
+        cpu[name] = (cpu[name] ?? 0) + cpuMs() - before;
+      }
     const baseMs = median(round[base] ?? []);
     for (const [name, times] of Object.entries(round)) {
       (all[name] ??= []).push(...times);
       (ratios[name] ??= []).push(median(times) / baseMs);
     }
   }
+  const cpuPerCall = (name: string) => (cpu[name] ?? 0) / (ROUNDS * CALLS);
   return Object.keys(contenders).map((name) => ({
     name,
     ms: Math.round(median(all[name] ?? [])),
     ratio: `${median(ratios[name] ?? []).toFixed(2)}×`,
+    'CPU ms': Math.round(cpuPerCall(name)),
+    'CPU ratio': `${(cpuPerCall(name) / cpuPerCall(base)).toFixed(2)}×`,
   }));
 }
 
