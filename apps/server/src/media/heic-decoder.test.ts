@@ -198,6 +198,21 @@ describe.skipIf(!HEIF_ENC)(`HEIC decoding (skipped when ${MISSING})`, () => {
     expect(readdirSync(tempDir)).toEqual([]);
   });
 
+  it('refuses the photo as corrupt when the native decoder crashes, and leaves no file', async () => {
+    const crashing = path.join(dir, 'crashing-decoder.sh');
+    writeFileSync(crashing, '#!/bin/sh\nkill -SEGV $$\n');
+    chmodSync(crashing, 0o755);
+    const tempDir = mkdtempSync(path.join(dir, 'crash-temp-'));
+    const decoder = createHeicDecoder({ mode: 'native', binary: crashing, tempDir });
+    const err: unknown = await decoder
+      .decode({ filePath: heicFile, maxPixels: MAX_PIXELS, icc: null, keepAlpha: false })
+      .catch((e: unknown) => e);
+    await decoder.close();
+    expect(err).toBeInstanceOf(ImageError);
+    expect((err as ImageError).reason).toBe('corrupt');
+    expect(readdirSync(tempDir)).toEqual([]);
+  });
+
   it('falls back to WASM when the native binary cannot be started (auto), not when forced', async () => {
     const task = { filePath: heicFile, maxPixels: MAX_PIXELS, icc: null, keepAlpha: false };
     const binary = path.join(dir, 'no-such-heif-dec');
