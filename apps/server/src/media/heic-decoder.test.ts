@@ -222,8 +222,18 @@ describe.skipIf(!HEIF_ENC)(`HEIC decoding (skipped when ${MISSING})`, () => {
     await auto.close();
 
     const forced = createHeicDecoder({ mode: 'native', binary, parallelism: 1 });
-    await expect(forced.decode(task)).rejects.toThrow(/could not be started/);
+    await expect(forced.decode(task)).rejects.toThrow(/could not run/);
     await forced.close();
+  });
+
+  it('falls back to WASM when the native decoder’s temp file cannot be made (auto)', async () => {
+    const task = { filePath: heicFile, maxPixels: MAX_PIXELS, icc: null, keepAlpha: false };
+    // A temp "dir" under a regular file: mkdir fails as a full or broken disk would.
+    const tempDir = path.join(heicFile, 'tmp');
+    const auto = createHeicDecoder({ mode: 'auto', tempDir, parallelism: 1 });
+    expect(auto.kind).toBe('native');
+    expect((await sharp(await auto.decode(task)).metadata()).format).toBe('tiff');
+    await auto.close();
   });
 
   it('sends an HEIC with transparency to WASM, which keeps its alpha for the white flatten', async () => {

@@ -98,7 +98,8 @@ export function createHeicDecoder(
       try {
         return await native.decode(task.filePath);
       } catch (err) {
-        // A binary gone since start-up says nothing of the photo: WASM decodes it instead.
+        // A binary gone since start-up or a full temp dir says nothing of the photo: WASM
+        // decodes it instead.
         if (err instanceof ImageError || mode === 'native') throw err;
         return wasm.decode(task);
       }

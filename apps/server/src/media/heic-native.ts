@@ -54,10 +54,13 @@ export function findHeifDecoder(): string | null {
   return found;
 }
 
-/** The decoder binary could not be started (gone since start-up, not executable). */
+/**
+ * The native decoder could not run: its binary is gone or not executable, or its temp file could
+ * not be made (full disk). The photo is not to blame; `auto` decodes it with WASM instead.
+ */
 export class HeifDecoderUnavailable extends Error {
   constructor(cause: unknown) {
-    super('the HEIC decoder could not be started', { cause });
+    super('the native HEIC decoder could not run', { cause });
     this.name = 'HeifDecoderUnavailable';
   }
 }
@@ -67,8 +70,9 @@ export interface NativeHeicDecoder {
   /**
    * Decodes the file's primary image to an upright JPEG (libheif applies the HEIF rotation and
    * mirroring) that carries the photo's ICC profile. The caller has checked the pixel count
-   * from the header. Throws ImageError `corrupt` when the decoder fails, or is killed after
-   * the timeout; HeifDecoderUnavailable when it cannot be started. The intermediate file lives in `tempDir` only while the decoder runs.
+   * from the header. Throws ImageError `corrupt` when the decoder fails or is killed after the
+   * timeout, HeifDecoderUnavailable when it cannot run. The intermediate file lives in
+   * `tempDir` only while the decoder runs.
    */
   decode(filePath: string): Promise<Buffer>;
 }
@@ -107,10 +111,15 @@ export function createNativeHeicDecoder(options: {
     binary: options.binary,
     decode: (filePath) =>
       limiter.run(async () => {
-        await mkdir(options.tempDir, { recursive: true, mode: 0o700 });
         const output = path.join(options.tempDir, `${randomUUID()}.heic.jpg`);
-        // Made here, 0600 and exclusively, so the decoder writes into a file only we can read.
-        await (await open(output, 'wx', 0o600)).close();
+        try {
+          await mkdir(options.tempDir, { recursive: true, mode: 0o700 });
+          // Made here, 0600 and exclusively, so the decoder writes into a file only we can read.
+          await (await open(output, 'wx', 0o600)).close();
+        } catch (err) {
+          // A full disk or unwritable temp dir says nothing of the photo either.
+          throw new HeifDecoderUnavailable(err);
+        }
         try {
           await run([
             '--quiet',
