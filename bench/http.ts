@@ -47,6 +47,7 @@ import {
   type Row,
   type Target,
 } from './table.js';
+import { COMPRESS_MIN_BYTES } from '../apps/server/src/http/compression.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const CONNECTIONS = 10;
@@ -293,8 +294,9 @@ async function checkCalls(base: string, calls: Call[], token: string): Promise<v
       if (res.status !== 200) throw new Error(`${callPath}: ${res.status} ${body.slice(0, 300)}`);
       const encoding = call.headers['accept-encoding'] ? res.headers.get('content-encoding') : null;
       const size = /(?:latest\/|limit=)(\d+)$/.exec(callPath)?.[1];
-      // fetch decodes br/gzip itself; the header says whether the server compressed.
-      if (call.headers['accept-encoding'] && !encoding && body.length > 1024)
+      // fetch decodes br/gzip itself; the header says whether the server compressed. The server
+      // compresses only large answers (COMPRESS_MIN_BYTES); smaller ones go out as they are.
+      if (call.headers['accept-encoding'] && !encoding && body.length >= COMPRESS_MIN_BYTES)
         throw new Error(`${callPath}: not compressed although the client accepts br, gzip`);
       if (size && (JSON.parse(body) as unknown[]).length !== Number(size))
         throw new Error(`${callPath}: fewer than ${size} uploads; the seed is too small`);

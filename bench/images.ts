@@ -9,7 +9,7 @@
  * 2. ICC handling: the same JPEG tagged with an sRGB profile and with a Display P3 profile
  *    (converted to sRGB after shrinking) against the untagged one, and the P3 file against a bare
  *    sharp resize of it (which converts before shrinking).
- * 3. The real iPhone HEIC (decoded by WASM libheif in a worker) against a generated JPEG with the
+ * 3. The real iPhone HEIC (decoded by Debian's libheif when installed, else WASM) against a generated JPEG with the
  *    same pixel count.
  * 4. Throughput: a batch of uploads through `createImageProcessor` with concurrency 1 and 2.
  *
@@ -27,7 +27,6 @@ import {
   FORMATTED_MAX_EDGE,
   createImageProcessor,
 } from '../apps/server/src/media/image-processor.js';
-import { NATIVE_HEVC } from '../apps/server/src/media/sharp-adapter.js';
 import { photoJpeg } from '../apps/server/test/images.js';
 import { compare, isMain, median, time, type Comparison } from './measure.js';
 
@@ -100,7 +99,7 @@ export async function measureImages(options: ImageOptions): Promise<ImageResults
   const processImage = (file: string) => images.process(file);
   const notes = [
     `sharp ${sharp.versions.sharp} / libvips ${sharp.versions.vips}, ` +
-      `libvips threads per image ${sharp.concurrency()}, native HEVC: ${NATIVE_HEVC}`,
+      `libvips threads per image ${sharp.concurrency()}, HEIC decoder: ${images.heicDecoder}`,
   ];
   const dir = mkdtempSync(path.join(tmpdir(), 'sitelog-bench-images-'));
   try {

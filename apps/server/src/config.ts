@@ -84,6 +84,7 @@ const envSchema = z.object({
     .default(64 * 1024 * 1024),
   UPLOAD_MAX_PIXELS: z.coerce.number().int().positive().default(120_000_000),
   IMAGE_CONCURRENCY: z.coerce.number().int().positive().optional(),
+  HEIC_DECODER: z.enum(['auto', 'native', 'wasm']).default('auto'),
   MEDIA_URL_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -127,7 +128,14 @@ export interface Config {
         secretAccessKey: string | undefined;
         forcePathStyle: boolean;
       };
-  uploads: { maxBytes: number; maxPixels: number; concurrency: number; tempDir: string };
+  uploads: {
+    maxBytes: number;
+    maxPixels: number;
+    concurrency: number;
+    tempDir: string;
+    /** Who decodes HEIC: Debian's libheif when installed (`auto`), or forced. */
+    heicDecoder: 'auto' | 'native' | 'wasm';
+  };
   mediaUrlTtlSeconds: number;
   sessions: { idleMs: number; absoluteMs: number };
   loginLimits: { perAccount: number; perIp: number; perAccountAllIps: number; windowMs: number };
@@ -229,6 +237,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxPixels: e.UPLOAD_MAX_PIXELS,
       concurrency: e.IMAGE_CONCURRENCY ?? 2,
       tempDir: path.join(dataDir, 'tmp'),
+      heicDecoder: e.HEIC_DECODER,
     },
     mediaUrlTtlSeconds: e.MEDIA_URL_TTL_SECONDS,
     sessions: {

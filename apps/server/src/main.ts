@@ -45,6 +45,8 @@ async function main(): Promise<void> {
   const images = createImageProcessor({
     maxPixels: config.uploads.maxPixels,
     concurrency: config.uploads.concurrency,
+    heicDecoder: config.uploads.heicDecoder,
+    tempDir: config.uploads.tempDir,
   });
   const app = await buildApp({ config, db, links, storage, images });
 

@@ -150,6 +150,8 @@ export async function openTestContext(
   const images = createImageProcessor({
     maxPixels: config.uploads.maxPixels,
     concurrency: config.uploads.concurrency,
+    heicDecoder: config.uploads.heicDecoder,
+    tempDir: config.uploads.tempDir,
     ...options.images,
   });
   const app = await buildApp({

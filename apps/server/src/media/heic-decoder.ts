@@ -1,8 +1,10 @@
-// HEVC-coded HEIC/HEIF decoding in worker threads (heic-worker.mjs runs WASM libheif), since
-// sharp's prebuilt libvips has no HEVC decoder.
-import { availableParallelism } from 'node:os';
+// HEVC-coded HEIC/HEIF decoding, since sharp's prebuilt libvips has no HEVC decoder: Debian's
+// libheif in a child process when it is installed (heic-native.ts), else WASM libheif in worker
+// threads (heic-worker.mjs).
+import { availableParallelism, tmpdir } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { corruptImage, imageTooLarge } from './image-error.js';
+import { corruptImage, ImageError, imageTooLarge } from './image-error.js';
+import { createNativeHeicDecoder, findHeifDecoder, type NativeHeicDecoder } from './heic-native.js';
 import { createLimiter } from './limiter.js';
 
 const WORKER_URL = new URL('./heic-worker.mjs', import.meta.url);
@@ -15,6 +17,8 @@ export interface HeicTask {
   /** The original's ICC profile, carried into the TIFF so colour conversion stays right. */
   icc: Uint8Array | null;
   keepAlpha: boolean;
+  /** Top-level images in the file; the native decoder is used for single-image files only. */
+  pages?: number;
 }
 
 type HeicResult =
@@ -29,12 +33,79 @@ type HeicResult =
 
 export interface HeicDecoder {
   /**
-   * Decodes the file off the main thread and returns an uncompressed TIFF (upright: libheif
-   * applies the HEIF rotation and mirroring). Throws ImageError `too_large` or `corrupt`.
+   * Decodes the file off the main thread into an encoded image sharp reads (an uncompressed
+   * TIFF from WASM, a q95 JPEG from the native decoder), upright (libheif applies the HEIF
+   * rotation and mirroring: any EXIF orientation must not be applied again) and carrying the
+   * photo's ICC profile. Throws ImageError `too_large` or `corrupt`.
    */
   decode(task: HeicTask): Promise<Buffer>;
   /** Ends idle workers now, and busy ones as soon as their task is done. */
   close(): Promise<void>;
+}
+
+/** HEIC_DECODER: `auto` uses Debian's libheif when it is installed, else WASM. */
+export type HeicDecoderMode = 'auto' | 'native' | 'wasm';
+
+export interface ChosenHeicDecoder extends HeicDecoder {
+  /** What decodes single-image HEICs without transparency (the others always go to WASM). */
+  readonly kind: 'native' | 'wasm';
+  /** The native decoder's path, when `kind` is native. */
+  readonly binary: string | null;
+}
+
+/**
+ * The server's HEIC decoder: native when `mode` is `native`, or `auto` and heif-dec/heif-convert
+ * is on PATH (looked up once per process); WASM otherwise. `native` without the binary throws,
+ * so a server (or test) that asked for it cannot quietly run the slow path.
+ *
+ * Files with transparency or several top-level images go to WASM in every mode: the JPEG
+ * intermediate has no alpha (a PNG one took 4–7 s to write for 8.5 MP, slower than WASM), and
+ * heif-convert decodes every top-level image, while only the primary's size was checked.
+ */
+export function createHeicDecoder(
+  options: {
+    mode?: HeicDecoderMode;
+    parallelism?: number;
+    /** Private folder for the native decoder's intermediate file. */
+    tempDir?: string;
+    /** The native decoder binary; found on PATH when unset. */
+    binary?: string;
+    timeoutMs?: number;
+  } = {},
+): ChosenHeicDecoder {
+  const mode = options.mode ?? 'auto';
+  const parallelism = options.parallelism ?? Math.max(1, availableParallelism());
+  const wasm = createWasmHeicDecoder({ parallelism });
+  const binary = mode === 'wasm' ? null : (options.binary ?? findHeifDecoder());
+  if (mode === 'native' && !binary) {
+    throw new Error(
+      'HEIC_DECODER=native, but neither heif-dec nor heif-convert is on PATH (Debian: apt-get install libheif-examples)',
+    );
+  }
+  const native: NativeHeicDecoder | null = binary
+    ? createNativeHeicDecoder({
+        binary,
+        tempDir: options.tempDir ?? tmpdir(),
+        parallelism,
+        timeoutMs: options.timeoutMs,
+      })
+    : null;
+  return {
+    kind: native ? 'native' : 'wasm',
+    binary,
+    async decode(task) {
+      if (!native || task.keepAlpha || (task.pages ?? 1) > 1) return wasm.decode(task);
+      try {
+        return await native.decode(task.filePath);
+      } catch (err) {
+        // A binary gone since start-up or a full temp dir says nothing of the photo: WASM
+        // decodes it instead.
+        if (err instanceof ImageError || mode === 'native') throw err;
+        return wasm.decode(task);
+      }
+    },
+    close: () => wasm.close(),
+  };
 }
 
 /**
@@ -42,7 +113,7 @@ export interface HeicDecoder {
  * kept warm for the next photo (loading the WASM module takes ~0.1 s) until it has been idle
  * for a while.
  */
-export function createHeicDecoder(
+export function createWasmHeicDecoder(
   options: { parallelism?: number; idleMs?: number } = {},
 ): HeicDecoder {
   const idleMs = options.idleMs ?? WORKER_IDLE_MS;

@@ -10,14 +10,12 @@ import {
   type ImageRefusalReason,
 } from './image-error.js';
 import { sniffImageFile } from './image-type.js';
-import { createHeicDecoder, type HeicDecoder } from './heic-decoder.js';
+import { createHeicDecoder, type ChosenHeicDecoder, type HeicDecoderMode } from './heic-decoder.js';
 import { createLimiter } from './limiter.js';
 import type { ImageMime } from './media-types.js';
 import { readPhotoMeta, type PhotoMeta } from './photo-meta.js';
 import {
-  isMissingCodecError,
   isPixelLimitError,
-  NATIVE_HEVC,
   sharpAdapter,
   type ImageAdapter,
   type ImageHeader,
@@ -61,6 +59,10 @@ export interface ImageProcessorOptions {
   maxQueue?: number;
   /** The image library; the sharp one unless a test wraps it to watch what is decoded. */
   adapter?: ImageAdapter;
+  /** Who decodes HEVC-coded HEIC (config.uploads.heicDecoder); default `auto`. */
+  heicDecoder?: HeicDecoderMode;
+  /** Private folder for the native HEIC decoder's intermediate files (config.uploads.tempDir). */
+  tempDir?: string;
 }
 
 export interface ImageProcessor {
@@ -78,6 +80,8 @@ export interface ImageProcessor {
   readonly active: number;
   /** Decodes waiting for a slot. */
   readonly queued: number;
+  /** Which decoder HEVC-coded HEICs get: `native` (Debian's libheif) or `wasm`. */
+  readonly heicDecoder: 'native' | 'wasm';
   /** Ends the HEIC decoder's workers (graceful shutdown, tests). */
   close(): Promise<void>;
 }
@@ -88,7 +92,12 @@ export interface ImageProcessor {
  */
 export function createImageProcessor(options: ImageProcessorOptions): ImageProcessor {
   const adapter = options.adapter ?? sharpAdapter;
-  const heic = createHeicDecoder();
+  // Inside the processor's own limiter, so at most `concurrency` HEIC decodes run at once.
+  const heic = createHeicDecoder({
+    mode: options.heicDecoder,
+    parallelism: options.concurrency,
+    tempDir: options.tempDir,
+  });
   const limiter = createLimiter(options.concurrency, {
     maxQueue: options.maxQueue ?? options.concurrency * 16,
     onFull: imageQueueFull,
@@ -102,13 +111,14 @@ export function createImageProcessor(options: ImageProcessorOptions): ImageProce
     get queued() {
       return limiter.queued;
     },
+    heicDecoder: heic.kind,
     close: () => heic.close(),
   };
 }
 
 interface Pipeline {
   adapter: ImageAdapter;
-  heic: HeicDecoder;
+  heic: ChosenHeicDecoder;
   maxPixels: number;
 }
 
@@ -142,36 +152,30 @@ async function processImage(
     maxEdge: FORMATTED_MAX_EDGE,
     timeoutSeconds: DECODE_TIMEOUT_SECONDS,
   };
-  const viaWorker = async () => {
-    const tiff = await heic.decode({
+  const viaHeicDecoder = async () => {
+    const image = await heic.decode({
       filePath,
       maxPixels,
       icc: header.icc ? new Uint8Array(header.icc) : null,
       keepAlpha: header.hasAlpha,
+      pages: header.pages,
     });
-    // The worker's TIFF carries the original's ICC profile; libheif already applied the
-    // HEIF rotation/mirroring, so there is no EXIF orientation left to apply.
-    return adapter.decodeUpright(tiff, {
+    // The decoded image carries the original's ICC profile; libheif already applied the HEIF
+    // rotation/mirroring, so an EXIF orientation it may still carry is not applied again.
+    return adapter.decodeUpright(image, {
       ...decodeOptions,
       colour: colourPlan({ icc: header.icc, space: 'srgb' }),
+      upright: true,
     });
   };
 
   let decoded: RawImage;
   try {
-    if (header.compression === 'hevc' && !NATIVE_HEVC) {
-      decoded = await viaWorker();
-    } else {
-      try {
-        decoded = await adapter.decodeUpright(filePath, {
-          ...decodeOptions,
-          colour: colourPlan(header),
-        });
-      } catch (err) {
-        if (header.compression === 'hevc' && isMissingCodecError(err)) decoded = await viaWorker();
-        else throw err;
-      }
-    }
+    // sharp's prebuilt libvips has no HEVC decoder; AVIF (AV1) and the rest it decodes itself.
+    decoded =
+      header.compression === 'hevc'
+        ? await viaHeicDecoder()
+        : await adapter.decodeUpright(filePath, { ...decodeOptions, colour: colourPlan(header) });
   } catch (err) {
     throw refusal(err, pixels, maxPixels);
   }

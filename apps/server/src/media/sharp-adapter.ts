@@ -8,12 +8,6 @@ import type { ColourPlan } from './icc.js';
 // descriptors of deleted temp files.
 sharp.cache(false);
 
-/**
- * True when the installed libvips decodes HEVC itself (a global libvips built with libde265).
- * sharp's prebuilt binaries only decode AV1 (AVIF): they list `.avif` as the only heif suffix.
- */
-export const NATIVE_HEVC = sharp.format.heif.input.fileSuffix?.includes('.heic') ?? false;
-
 /** What an image's header says, read without decoding its pixels. */
 export interface ImageHeader {
   width: number | undefined;
@@ -23,6 +17,8 @@ export interface ImageHeader {
   icc: Buffer | undefined;
   space: string | undefined;
   hasAlpha: boolean;
+  /** Top-level images in the file (HEIF can hold several; the header describes the primary). */
+  pages: number;
 }
 
 /** Decoded 8-bit sRGB pixels, upright, with their shape. */
@@ -46,6 +42,11 @@ export interface DecodeOptions {
   maxEdge: number;
   colour: ColourPlan;
   timeoutSeconds: number;
+  /**
+   * The source is upright already (a HEIC decoded by libheif, which applied the HEIF rotation):
+   * any EXIF orientation it carries is not applied again.
+   */
+  upright?: boolean;
 }
 
 /** The image operations the pipeline needs; `sharpAdapter` is the real one. */
@@ -93,6 +94,7 @@ export const sharpAdapter: ImageAdapter = {
       icc: header.icc,
       space: header.space,
       hasAlpha: header.hasAlpha === true,
+      pages: header.pages ?? 1,
     };
   },
 
@@ -101,8 +103,8 @@ export const sharpAdapter: ImageAdapter = {
       limitInputPixels: options.maxPixels,
       failOn: 'truncated',
     };
-    const shrunk = sharp(source, { ...inputOptions, ignoreIcc: options.colour.ignoreIcc })
-      .rotate()
+    const input = sharp(source, { ...inputOptions, ignoreIcc: options.colour.ignoreIcc });
+    const shrunk = (options.upright ? input : input.rotate())
       .flatten({ background: '#ffffff' })
       .resize(fitInside(options.maxEdge))
       .timeout({ seconds: options.timeoutSeconds });
@@ -129,8 +131,3 @@ export const sharpAdapter: ImageAdapter = {
 /** libvips refused the decode because of `limitInputPixels`. */
 export const isPixelLimitError = (err: unknown) =>
   err instanceof Error && /pixel limit/i.test(err.message);
-
-/** libvips has no decoder for this compression (e.g. HEVC in sharp's prebuilt binaries). */
-export const isMissingCodecError = (err: unknown) =>
-  err instanceof Error &&
-  /compression format has not been built in|no decoding plugin|not supported/i.test(err.message);
