@@ -23,24 +23,32 @@ const BEARER = /^Bearer ([A-Za-z0-9_-]{20,200})$/;
  */
 export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.decorateRequest('user', null);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const access =
       request.routeOptions.config.access ?? (isApiRequest(request) ? 'user' : 'public');
     const header = request.headers.authorization;
-    if (header !== undefined) {
-      const match = BEARER.exec(header);
-      request.user = match?.[1] ? await authenticate(deps, match[1]) : null;
-    }
     // Unknown routes answer 404 whoever asks; the not-found handler runs after this hook.
-    if (access === 'public' || request.is404) return;
-    if (!request.user) {
-      throw unauthorized(
-        header === undefined
-          ? 'Please sign in to continue.'
-          : 'Your session has ended. Please sign in again.',
-      );
-    }
-    if (access === 'admin' && !request.user.isAdmin) throw forbidden('Only admins can do that.');
+    const guard = () => {
+      if (access === 'public' || request.is404) return done();
+      if (!request.user)
+        return done(
+          unauthorized(
+            header === undefined
+              ? 'Please sign in to continue.'
+              : 'Your session has ended. Please sign in again.',
+          ),
+        );
+      if (access === 'admin' && !request.user.isAdmin)
+        return done(forbidden('Only admins can do that.'));
+      done();
+    };
+    const token = header === undefined ? undefined : BEARER.exec(header)?.[1];
+    // Without a token nothing is looked up, and the guard answers at once (no promise).
+    if (!token) return guard();
+    authenticate(deps, token).then((user) => {
+      request.user = user;
+      guard();
+    }, done);
   });
 }
 
