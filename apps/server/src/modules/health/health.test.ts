@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../db/database.js';
+import { HEALTH_CHECK_MAX_AGE_MS } from './health.routes.js';
 import {
   api,
   buildAppWithDatabase,
@@ -18,6 +19,23 @@ describe('GET /api/health', () => {
     const res = await api(ctx, { method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: 'ok', database: 'ok' });
+  });
+
+  it('checks the database at most once a second, and sees it go away after that', async () => {
+    const db = createDatabase({ kind: 'sqlite', file: `${ctx.dataDir}/health-check.db` });
+    const app = await buildAppWithDatabase(ctx, db);
+    try {
+      expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+      await db.destroy();
+      // Within the second the last check still answers (no query reaches the closed database).
+      expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, HEALTH_CHECK_MAX_AGE_MS + 100));
+      const res = await app.inject({ method: 'GET', url: '/api/health' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ code: 'database_unavailable' });
+    } finally {
+      await app.close();
+    }
   });
 
   it('answers 503 when the database cannot be reached', async () => {
