@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import { compiledQuery } from '../../db/compiled-query.js';
 
 const sessionUserColumns = [
   'sessions.id as session_id',
@@ -33,13 +34,20 @@ export async function insertSession(
     .execute();
 }
 
-export function findSessionWithUser(db: Database, tokenHash: string) {
-  return db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(sessionUserColumns)
-    .where('sessions.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+// Run on every signed-in request: compiled once.
+const sessionWithUser = compiledQuery(
+  (db: Database, tokenHash: string) =>
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select(sessionUserColumns)
+      .where('sessions.token_hash', '=', tokenHash),
+  1,
+);
+
+export async function findSessionWithUser(db: Database, tokenHash: string) {
+  const [row] = await sessionWithUser(db, tokenHash);
+  return row;
 }
 
 export function findSessionState(db: Database, sessionId: number) {

@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely';
+import { compiledQuery } from '../../db/compiled-query.js';
 import type { Database } from '../../db/database.js';
 import type { UploadsTable } from '../../db/schema.js';
 
@@ -41,13 +42,18 @@ export function findUploadById(db: Database, id: number) {
   return selectUploads(db).where('uploads.id', '=', id).executeTakeFirst();
 }
 
+const newestFirst = <Q extends ReturnType<typeof selectUploads>>(query: Q) =>
+  query.orderBy('uploads.created_at', 'desc').orderBy('uploads.id', 'desc');
+
+// The feeds are the busiest calls: each shape is compiled once (db/compiled-query.ts).
+const latestUploads = compiledQuery(
+  (db: Database, limit: number) => newestFirst(selectUploads(db)).limit(limit),
+  1,
+);
+
 /** Newest uploads across every project (`uploads_created_idx`). */
 export function listLatestUploads(db: Database, options: { limit: number }) {
-  return selectUploads(db)
-    .orderBy('uploads.created_at', 'desc')
-    .orderBy('uploads.id', 'desc')
-    .limit(options.limit)
-    .execute();
+  return latestUploads(db, options.limit);
 }
 
 /** Where a feed page starts: the upload it continues after, in (created_at desc, id desc) order. */
@@ -77,26 +83,37 @@ export function findFeedCursor(db: Database, id: number): Promise<FeedCursor | u
  * first part is a range on the `(column, created_at, id)` index, so a deep page does not scan the
  * newer rows; the second drops the cursor itself and its newer same-time siblings.
  */
-function listFeed(
-  db: Database,
-  column: 'uploads.project_id' | 'uploads.creator_id',
-  value: number,
-  page: FeedPage,
-) {
+type FeedColumn = 'uploads.project_id' | 'uploads.creator_id';
+
+const feedQueries = (column: FeedColumn) => ({
+  first: compiledQuery(
+    (db: Database, value: number, limit: number) =>
+      newestFirst(selectUploads(db).where(column, '=', value)).limit(limit),
+    2,
+  ),
+  after: compiledQuery(
+    (db: Database, value: number, createdAt: string, id: number, limit: number) =>
+      newestFirst(
+        selectUploads(db)
+          .where(column, '=', value)
+          .where('uploads.created_at', '<=', createdAt)
+          .where((eb) =>
+            eb.or([eb('uploads.created_at', '<', createdAt), eb('uploads.id', '<', id)]),
+          ),
+      ).limit(limit),
+    4,
+  ),
+});
+const feeds = {
+  'uploads.project_id': feedQueries('uploads.project_id'),
+  'uploads.creator_id': feedQueries('uploads.creator_id'),
+};
+
+function listFeed(db: Database, column: FeedColumn, value: number, page: FeedPage) {
   const { before } = page;
-  let query = selectUploads(db).where(column, '=', value);
-  if (before) {
-    query = query
-      .where('uploads.created_at', '<=', before.created_at)
-      .where((eb) =>
-        eb.or([eb('uploads.created_at', '<', before.created_at), eb('uploads.id', '<', before.id)]),
-      );
-  }
-  return query
-    .orderBy('uploads.created_at', 'desc')
-    .orderBy('uploads.id', 'desc')
-    .limit(page.limit)
-    .execute();
+  return before
+    ? feeds[column].after(db, value, before.created_at, before.id, page.limit)
+    : feeds[column].first(db, value, page.limit);
 }
 
 /** A page of one project's uploads (`uploads_project_created_idx`). */
