@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * Lighthouse (mobile, its default config) on Home of the production build, signed in as the
  * sample admin with the sample workspace's 18 latest uploads: 5 runs, median performance score,
