@@ -1,10 +1,10 @@
 import { Suspense } from 'react';
-import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
+import { BrowserRouter, Outlet, useRoutes, type RouteObject } from 'react-router';
 import { LoadingState } from '@/components/loading-state';
 import { RedirectIfSignedIn, RequireAdmin, RequireAuth } from './guards';
 import { AppLayout } from './layout/app-layout';
 import { lazyPage } from './lazy-page';
-import { RouteErrorPage } from './routes/route-error-page';
+import { RouteErrorBoundary } from './routes/route-error-page';
 
 /*
  * Every page is loaded with its route, so its code (and the libraries only it uses) arrives
@@ -88,12 +88,13 @@ const adminRoutes: RouteObject[] = [{ path: 'admin', element: <AdminPage /> }];
 
 export const routes: RouteObject[] = [
   {
-    errorElement: <RouteErrorPage />,
     // The login page's fallback; signed-in pages have theirs inside the app shell.
     element: (
-      <Suspense fallback={<LoadingState />}>
-        <Outlet />
-      </Suspense>
+      <RouteErrorBoundary>
+        <Suspense fallback={<LoadingState />}>
+          <Outlet />
+        </Suspense>
+      </RouteErrorBoundary>
     ),
     children: [
       {
@@ -120,6 +121,19 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export function createAppRouter() {
-  return createBrowserRouter(routes);
+function AppRoutes() {
+  return useRoutes(routes);
+}
+
+/**
+ * The routes in the browser. No page uses loaders, actions or other data-router APIs, so the
+ * declarative router is enough (tests render the same `routes` in a memory router). It, too,
+ * runs navigations as transitions.
+ */
+export function AppRouter() {
+  return (
+    <BrowserRouter>
+      <AppRoutes />
+    </BrowserRouter>
+  );
 }
