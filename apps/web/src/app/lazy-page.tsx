@@ -3,7 +3,8 @@ import { use, type ComponentType } from 'react';
 const preloaders: Array<() => Promise<void>> = [];
 
 /**
- * A page whose code is fetched the first time it is shown (its own chunk in the build). It
+ * A page (or a part of the shell) whose code is fetched the first time it is shown (its own
+ * chunk in the build). It
  * suspends to the nearest Suspense fallback while the chunk loads; once loaded it renders at
  * once, like any other component. A failed load is not cached, so opening the page again retries.
  */
