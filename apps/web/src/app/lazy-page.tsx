@@ -4,9 +4,9 @@ const preloaders: Array<() => Promise<void>> = [];
 
 /**
  * A page (or a part of the shell) whose code is fetched the first time it is shown (its own
- * chunk in the build). It
- * suspends to the nearest Suspense fallback while the chunk loads; once loaded it renders at
- * once, like any other component. A failed load is not cached, so opening the page again retries.
+ * chunk in the build). It suspends to the nearest Suspense fallback while the chunk loads; once
+ * loaded it renders at once, like any other component. A failed load is not cached, so opening
+ * the page again retries.
  */
 export function lazyPage(load: () => Promise<ComponentType>): ComponentType {
   const loaded: { Component: ComponentType | null } = { Component: null };
