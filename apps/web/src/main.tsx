@@ -11,12 +11,16 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProviders } from './app/providers';
 import { createQueryClient } from './app/query-client';
-import { AppRouter } from './app/router';
+import { AppRouter, preloadFirstPage } from './app/router';
+import { getSession } from './lib/session';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element.');
 
 const queryClient = createQueryClient();
+// A signed-in user's first page is known now: fetch its code alongside React's first render.
+// (Signed out, every page but the login page redirects, so nothing is fetched ahead.)
+if (getSession()) preloadFirstPage(window.location.pathname);
 
 createRoot(container).render(
   <StrictMode>

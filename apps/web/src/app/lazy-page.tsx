@@ -8,7 +8,12 @@ const preloaders: Array<() => Promise<void>> = [];
  * loaded it renders at once, like any other component. A failed load is not cached, so opening
  * the page again retries.
  */
-export function lazyPage(load: () => Promise<ComponentType>): ComponentType {
+export type LazyPage = ComponentType & {
+  /** Starts fetching the code without rendering (e.g. the first page's, before React starts). */
+  preload: () => Promise<void>;
+};
+
+export function lazyPage(load: () => Promise<ComponentType>): LazyPage {
   const loaded: { Component: ComponentType | null } = { Component: null };
   let pending: Promise<void> | null = null;
   const preload = () =>
@@ -28,7 +33,7 @@ export function lazyPage(load: () => Promise<ComponentType>): ComponentType {
     const Page = loaded.Component;
     return Page ? <Page /> : null;
   }
-  return LazyPage;
+  return Object.assign(LazyPage, { preload });
 }
 
 /** Loads every page's code now (tests render pages without waiting for chunks). */

@@ -91,3 +91,6 @@ export function AppLayout() {
     </Box>
   );
 }
+
+/** The shell's own lazy part, fetched with the first page's code (see preloadFirstPage). */
+AppLayout.preload = () => DockedSideMenu.preload();
