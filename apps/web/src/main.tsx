@@ -1,12 +1,14 @@
 // Latin and Latin Extended only (names like Łukasz or Şahin): the Cyrillic, Greek and
 // Vietnamese faces made the render-blocking stylesheet 4× larger for text the app never shows.
 // Each face is fetched only when a glyph in its unicode-range is drawn, with font-display: swap.
-import '@fontsource/roboto/latin-400.css';
+// Latin comes last, as in the all-subsets files: Chromium takes the ellipsis of a cut-off line
+// from the last face declared, and only the Latin one has "…" (else it draws "...").
 import '@fontsource/roboto/latin-ext-400.css';
-import '@fontsource/roboto/latin-500.css';
 import '@fontsource/roboto/latin-ext-500.css';
-import '@fontsource/roboto/latin-700.css';
 import '@fontsource/roboto/latin-ext-700.css';
+import '@fontsource/roboto/latin-400.css';
+import '@fontsource/roboto/latin-500.css';
+import '@fontsource/roboto/latin-700.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProviders } from './app/providers';
