@@ -169,6 +169,9 @@ try {
   const cdp = await page.createCDPSession();
 
   const runs: Run[] = [];
+  // A run whose trace Lighthouse could not record (e.g. NO_NAVSTART on a busy machine) is run
+  // again, a few times at most; any other failure stops the bench.
+  let retries = 3;
   for (let i = 0; i < RUNS; i++) {
     await cdp.send('Network.clearBrowserCache');
     const result = await lighthouse(`${origin}/`, {
@@ -180,7 +183,14 @@ try {
     });
     if (!result) throw new Error('Lighthouse returned no result.');
     const { lhr } = result;
-    if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
+    if (lhr.runtimeError) {
+      if (lhr.runtimeError.code === 'NO_NAVSTART' && retries-- > 0) {
+        console.log(`run ${i + 1}: Lighthouse recorded no trace (NO_NAVSTART); running it again`);
+        i--;
+        continue;
+      }
+      throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
+    }
     if (lhr.finalDisplayedUrl !== `${origin}/`)
       throw new Error(`Lighthouse ended on ${lhr.finalDisplayedUrl}, not Home: signed out?`);
     const requests = (
