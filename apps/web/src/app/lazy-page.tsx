@@ -3,11 +3,17 @@ import { use, type ComponentType } from 'react';
 const preloaders: Array<() => Promise<void>> = [];
 
 /**
- * A page whose code is fetched the first time it is shown (its own chunk in the build). It
- * suspends to the nearest Suspense fallback while the chunk loads; once loaded it renders at
- * once, like any other component. A failed load is not cached, so opening the page again retries.
+ * A page (or a part of the shell) whose code is fetched the first time it is shown (its own
+ * chunk in the build). It suspends to the nearest Suspense fallback while the chunk loads; once
+ * loaded it renders at once, like any other component. A failed load is not cached, so opening
+ * the page again retries.
  */
-export function lazyPage(load: () => Promise<ComponentType>): ComponentType {
+export type LazyPage = ComponentType & {
+  /** Starts fetching the code without rendering (e.g. the first page's, before React starts). */
+  preload: () => Promise<void>;
+};
+
+export function lazyPage(load: () => Promise<ComponentType>): LazyPage {
   const loaded: { Component: ComponentType | null } = { Component: null };
   let pending: Promise<void> | null = null;
   const preload = () =>
@@ -27,7 +33,7 @@ export function lazyPage(load: () => Promise<ComponentType>): ComponentType {
     const Page = loaded.Component;
     return Page ? <Page /> : null;
   }
-  return LazyPage;
+  return Object.assign(LazyPage, { preload });
 }
 
 /** Loads every page's code now (tests render pages without waiting for chunks). */

@@ -18,7 +18,9 @@ export function Section({ title, action, children }: SectionProps) {
       <Stack
         direction="row"
         spacing={2}
-        sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1.5 }}
+        // Tall enough for a small button, so an action that appears once data has loaded (e.g.
+        // "See all") does not push the section down.
+        sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1.5, minHeight: 32 }}
       >
         <Typography id={headingId} variant="h2">
           {title}

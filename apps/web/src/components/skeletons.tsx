@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
 
 /*
  * Kept apart from LoadingState: the app shell shows that spinner, while only pages show these,
@@ -33,7 +34,16 @@ export function TileGridSkeleton({
       {Array.from({ length: count }, (_, i) => (
         <Box key={i}>
           <Skeleton variant="rounded" sx={{ width: '100%', height: 'auto', aspectRatio }} />
-          <Skeleton variant="text" sx={{ width: '70%' }} />
+          {/* The photo tile's two lines (name, date) in their own type sizes, so the grid keeps
+              its height when the tiles arrive and nothing below it moves. */}
+          <Box sx={{ px: 1, py: 0.75 }}>
+            <Typography variant="body2">
+              <Skeleton sx={{ width: '70%' }} />
+            </Typography>
+            <Typography variant="caption" component="p">
+              <Skeleton sx={{ width: '40%' }} />
+            </Typography>
+          </Box>
         </Box>
       ))}
     </Box>

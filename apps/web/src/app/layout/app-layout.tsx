@@ -3,10 +3,17 @@ import Paper from '@mui/material/Paper';
 import { lazy, Suspense, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { LoadingState } from '@/components/loading-state';
-import { DRAWER_WIDTH, SideMenu } from './side-menu';
+import { lazyPage } from '../lazy-page';
+import { DRAWER_WIDTH } from './drawer-width';
 import { TOP_BAR_HEIGHT_DESKTOP, TopBar } from './top-bar';
 
 const PhoneMenu = lazy(() => import('./phone-menu'));
+/*
+ * The menu's list, icons and links are a chunk of their own, fetched alongside the first page's:
+ * phones (where the docked menu is hidden) do not wait for them before the first paint, and on
+ * desktop the docked paper is there at once, so the items fill it without moving anything.
+ */
+const DockedSideMenu = lazyPage(() => import('./side-menu').then((m) => m.SideMenu));
 
 /**
  * The side menu from md up: always there, so it is drawn as MUI's permanent drawer is (a docked
@@ -36,7 +43,9 @@ function DockedMenu() {
           pt: 1,
         })}
       >
-        <SideMenu />
+        <Suspense fallback={null}>
+          <DockedSideMenu />
+        </Suspense>
       </Paper>
     </Box>
   );
@@ -82,3 +91,6 @@ export function AppLayout() {
     </Box>
   );
 }
+
+/** The shell's own lazy part, fetched with the first page's code (see preloadFirstPage). */
+AppLayout.preload = () => DockedSideMenu.preload();

@@ -1,7 +1,8 @@
 import Box from '@mui/material/Box';
 import Drawer from '@mui/material/Drawer';
 import { useEffect, useState } from 'react';
-import { DRAWER_WIDTH, SideMenu } from './side-menu';
+import { DRAWER_WIDTH } from './drawer-width';
+import { SideMenu } from './side-menu';
 
 /**
  * The phone menu: a temporary drawer (a modal dialog). Loaded the first time it is opened, so

@@ -7,9 +7,6 @@ import { Link as RouterLink, matchPath, useLocation } from 'react-router';
 import { useCurrentUser } from '@/lib/session';
 import { menuItems } from './menu-items';
 
-/** The width of the menu, docked (from md up) or in the phone drawer. */
-export const DRAWER_WIDTH = 240;
-
 /** The navigation list; the current page is highlighted and marked `aria-current="page"`. */
 export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
   const user = useCurrentUser();

@@ -3,11 +3,10 @@ import Button from '@mui/material/Button';
 import { Link as RouterLink } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
-import { TileGridSkeleton } from '@/components/skeletons';
 import { Section } from '@/components/section';
 import { paths } from '@/lib/paths';
 import { useBookmarkedProjects } from '../api/get-bookmarked-projects';
-import { ProjectGrid } from './project-card';
+import { ProjectGrid, ProjectGridSkeleton } from './project-card';
 
 /** Home: the user's bookmarked projects as tiles (GET /api/project/bookmark). */
 export function BookmarksSection() {
@@ -15,7 +14,7 @@ export function BookmarksSection() {
   return (
     <Section title="Bookmarks">
       {bookmarks.isPending ? (
-        <TileGridSkeleton count={4} label="Loading bookmarks…" />
+        <ProjectGridSkeleton count={4} label="Loading bookmarks…" />
       ) : bookmarks.isError ? (
         <ErrorState
           error={bookmarks.error}

@@ -4,6 +4,7 @@ import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
+import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Project } from '@sitelog/shared';
@@ -124,6 +125,42 @@ export function ProjectGrid({
         <Box component="li" key={project.id} sx={{ minWidth: 0 }}>
           <ProjectCard project={project} headingLevel={headingLevel} />
         </Box>
+      ))}
+    </Box>
+  );
+}
+
+/**
+ * Placeholder project tiles while the list loads, laid out as ProjectCard (cover, a name on two
+ * lines as most names wrap at tile width, location, counts), so the grid keeps its height when
+ * the projects arrive and the sections below it do not move.
+ */
+export function ProjectGridSkeleton({ count, label }: { count: number; label: string }) {
+  return (
+    <Box
+      role="status"
+      aria-label={label}
+      sx={{ display: 'grid', gridTemplateColumns: projectGridColumns, gap: 1.5 }}
+    >
+      {Array.from({ length: count }, (_, i) => (
+        <Card key={i} variant="outlined">
+          <Skeleton
+            variant="rectangular"
+            sx={{ width: '100%', height: 'auto', aspectRatio: PROJECT_COVER_ASPECT }}
+          />
+          <CardContent sx={{ p: 1.5, '&:last-child': { pb: 1.5 } }}>
+            <Typography variant="subtitle1" sx={{ lineHeight: 1.3 }}>
+              <Skeleton />
+              <Skeleton sx={{ width: '60%' }} />
+            </Typography>
+            <Typography variant="body2" sx={{ mt: 0.25 }}>
+              <Skeleton sx={{ width: '70%' }} />
+            </Typography>
+            <Typography variant="caption" component="p" sx={{ mt: 0.5 }}>
+              <Skeleton sx={{ width: '80%' }} />
+            </Typography>
+          </CardContent>
+        </Card>
       ))}
     </Box>
   );
