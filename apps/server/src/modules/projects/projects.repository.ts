@@ -1,4 +1,5 @@
 import { sql, type ExpressionBuilder } from 'kysely';
+import { compiledQuery } from '../../db/compiled-query.js';
 import type { Database } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 
@@ -27,8 +28,8 @@ function marked(table: 'project_bookmarks' | 'project_follows', viewerId: number
  * Projects with their creator and the viewer's bookmark/follow flags in one query,
  * newest activity first.
  */
-export function findProjects(db: Database, filter: ProjectFilter, viewerId: number) {
-  let query = db
+function projectsForViewer(db: Database, viewerId: number) {
+  return db
     .selectFrom('projects')
     .innerJoin('users as creator', 'creator.id', 'projects.creator_id')
     .select((eb) => [
@@ -50,11 +51,20 @@ export function findProjects(db: Database, filter: ProjectFilter, viewerId: numb
     .where('projects.archived_at', 'is', null)
     .orderBy('projects.updated_at', 'desc')
     .orderBy('projects.id', 'desc');
+}
+
+// One project, the most frequent of these calls (the project page): compiled once.
+const projectById = compiledQuery(
+  (db: Database, viewerId: number, id: number) =>
+    projectsForViewer(db, viewerId).where('projects.id', '=', id),
+  2,
+);
+
+export function findProjects(db: Database, filter: ProjectFilter, viewerId: number) {
+  if (filter.kind === 'id') return projectById(db, viewerId, filter.id);
+  let query = projectsForViewer(db, viewerId);
 
   switch (filter.kind) {
-    case 'id':
-      query = query.where('projects.id', '=', filter.id);
-      break;
     case 'creator':
       query = query.where('projects.creator_id', '=', filter.userId);
       break;
