@@ -19,38 +19,48 @@ export const CHECKSUMS_FILE = 'SHA256SUMS';
 export const MEDIA_DIR = 'media';
 export const DATABASE_FILES = { sqlite: 'database.sqlite', postgres: 'database.pgdump' } as const;
 
-const manifestSchema = z.object({
-  format: z.literal('sitelog-backup'),
-  formatVersion: z.literal(1),
-  appVersion: z.string(),
-  dialect: z.enum(['sqlite', 'postgres']),
-  /** When the database snapshot was taken: the backup holds the data as of this moment. */
-  snapshotAt: z.string(),
-  finishedAt: z.string(),
-  database: z.object({
-    file: z.string(),
-    bytes: z.number().int().nonnegative(),
-    sha256: z.string(),
-    /** PostgreSQL: the server's and pg_dump's versions (pg_restore must read pg_dump's format). */
-    serverVersion: z.string().optional(),
-    dumpToolMajor: z.number().int().optional(),
-  }),
-  counts: z.object({
-    users: z.number().int().nonnegative(),
-    projects: z.number().int().nonnegative(),
-    uploads: z.number().int().nonnegative(),
-  }),
-  media: z.object({ files: z.number().int().nonnegative(), bytes: z.number().int().nonnegative() }),
-  checksums: z.object({ file: z.literal(CHECKSUMS_FILE), sha256: z.string() }),
-  /**
-   * Uploads in the snapshot that were deleted before their files were copied (a delete removes
-   * the row, then the files). A restore removes these rows, so it gives the snapshot plus those
-   * deletes: every row it keeps has its files.
-   */
-  deletedDuringBackup: z.array(z.number().int()),
-  /** Uploads whose files were already missing from the live storage (not caused by the backup). */
-  missingMedia: z.array(z.object({ id: z.number().int(), keys: z.array(z.string()) })),
-});
+const manifestSchema = z
+  .object({
+    format: z.literal('sitelog-backup'),
+    formatVersion: z.literal(1),
+    appVersion: z.string(),
+    dialect: z.enum(['sqlite', 'postgres']),
+    /** When the database snapshot was taken: the backup holds the data as of this moment. */
+    snapshotAt: z.string(),
+    finishedAt: z.string(),
+    database: z.object({
+      // Only our own names: the restore reads this file, so a hostile manifest must not point
+      // outside the backup folder.
+      file: z.enum([DATABASE_FILES.sqlite, DATABASE_FILES.postgres]),
+      bytes: z.number().int().nonnegative(),
+      sha256: z.string(),
+      /** PostgreSQL: the server's and pg_dump's versions (pg_restore must read pg_dump's format). */
+      serverVersion: z.string().optional(),
+      dumpToolMajor: z.number().int().optional(),
+    }),
+    counts: z.object({
+      users: z.number().int().nonnegative(),
+      projects: z.number().int().nonnegative(),
+      uploads: z.number().int().nonnegative(),
+    }),
+    media: z.object({
+      files: z.number().int().nonnegative(),
+      bytes: z.number().int().nonnegative(),
+    }),
+    checksums: z.object({ file: z.literal(CHECKSUMS_FILE), sha256: z.string() }),
+    /**
+     * Uploads in the snapshot that were deleted before their files were copied (a delete removes
+     * the row, then the files). A restore removes these rows, so it gives the snapshot plus those
+     * deletes: every row it keeps has its files.
+     */
+    deletedDuringBackup: z.array(z.number().int()),
+    /** Uploads whose files were already missing from the live storage (not caused by the backup). */
+    missingMedia: z.array(z.object({ id: z.number().int(), keys: z.array(z.string()) })),
+  })
+  .refine((m) => m.database.file === DATABASE_FILES[m.dialect], {
+    message: 'the database file does not match the database kind',
+    path: ['database', 'file'],
+  });
 
 export type BackupManifest = z.infer<typeof manifestSchema>;
 

@@ -377,9 +377,14 @@ describe('npm run backup / npm run restore', { timeout: 90_000 }, () => {
       cpSync(backupDir, otherKind, { recursive: true });
       const other = testDialect === 'sqlite' ? 'postgres' : 'sqlite';
       const names = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+      const otherFile = other === 'sqlite' ? 'database.sqlite' : 'database.pgdump';
       writeFileSync(
         path.join(otherKind, 'manifest.json'),
-        JSON.stringify({ ...manifest, dialect: other }),
+        JSON.stringify({
+          ...manifest,
+          dialect: other,
+          database: { ...manifest.database, file: otherFile },
+        }),
       );
       out = captured();
       expect(await restoreCli(['--from', otherKind], targetEnv(target), out)).toBe(1);
@@ -387,6 +392,21 @@ describe('npm run backup / npm run restore', { timeout: 90_000 }, () => {
         `restore: This backup holds a ${names[other]} database and the target is ${names[testDialect]}: ` +
           'a backup restores into the same kind of database (DATABASE_URL set to postgres://… for PostgreSQL, unset for SQLite).',
       );
+
+      // A manifest naming a database file outside the backup folder is refused before anything
+      // is read from it.
+      const escaping = path.join(work, 'escaping');
+      cpSync(backupDir, escaping, { recursive: true });
+      writeFileSync(
+        path.join(escaping, 'manifest.json'),
+        JSON.stringify({
+          ...manifest,
+          database: { ...manifest.database, file: '../../etc/passwd' },
+        }),
+      );
+      out = captured();
+      expect(await restoreCli(['--from', escaping], targetEnv(target), out)).toBe(1);
+      expect(out.text()).toMatch(/is not a manifest this version understands: database\.file/);
 
       // Nothing was written: the same target takes the untouched backup.
       out = captured();
