@@ -58,6 +58,9 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** Every server process a test started and that has not exited. */
+const children = new Set<ChildProcess>();
+
 interface RunningServer {
   child: ChildProcess;
   base: string;
@@ -86,6 +89,9 @@ async function startServer(ctx: TestContext): Promise<RunningServer> {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Known at once, so a test that times out while the server starts still kills it.
+  children.add(child);
+  child.on('exit', () => children.delete(child));
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -130,6 +136,7 @@ let running: RunningServer | null = null;
 afterEach(async () => {
   if (running) await stop(running, 'SIGKILL');
   running = null;
+  for (const child of children) child.kill('SIGKILL');
   await ctx?.close();
   ctx = null;
 });
@@ -181,38 +188,44 @@ describe(`crash consistency (${testDialect})`, () => {
             filePart(photos[Math.floor(random() * photos.length)]!),
             dtoPart({ name: entry.name, description: '', projectId: project.id }),
           ]);
+          let res: { status: number; text: string };
           try {
-            const res = await fetch(`${server.base}/api/upload/autoupload`, {
+            const answer = await fetch(`${server.base}/api/upload/autoupload`, {
               method: 'POST',
               headers: { ...auth, ...body.headers },
               body: new Uint8Array(body.payload),
             });
-            const text = await res.text();
-            if (res.status === 503) {
-              entry.state = 'refused'; // the image queue was full: nothing was stored
-              continue;
-            }
-            expect(res.status, text).toBe(200);
-            entry.id = (JSON.parse(text) as Upload).id;
-            entry.state = 'acked';
-            acks += 1;
+            res = { status: answer.status, text: await answer.text() };
           } catch {
             return; // the server died with this request in flight: its outcome is unknown
           }
+          if (res.status === 503) {
+            entry.state = 'refused'; // the image queue was full: nothing was stored
+            continue;
+          }
+          // Any other answer than a success is a failure of the run, not a crash.
+          expect(res.status, res.text).toBe(200);
+          entry.id = (JSON.parse(res.text) as Upload).id;
+          entry.state = 'acked';
+          acks += 1;
           if (k % 3 === 0) {
             const target = mine.find((t) => t.state === 'acked');
             if (!target) continue;
             target.state = 'deleting';
+            let status: number;
+            let text: string;
             try {
-              const res = await fetch(`${server.base}/api/upload/delete/${target.id}`, {
+              const answer = await fetch(`${server.base}/api/upload/delete/${target.id}`, {
                 method: 'DELETE',
                 headers: auth,
               });
-              expect(res.status, await res.text()).toBe(200);
-              target.state = 'deleted';
+              status = answer.status;
+              text = await answer.text();
             } catch {
               return;
             }
+            expect(status, text).toBe(200);
+            target.state = 'deleted';
           }
         }
       };
