@@ -45,10 +45,17 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     const token = header === undefined ? undefined : BEARER.exec(header)?.[1];
     // Without a token nothing is looked up, and the guard answers at once (no promise).
     if (!token) return guard();
-    authenticate(deps, token).then((user) => {
-      request.user = user;
-      guard();
-    }, done);
+    authenticate(deps, token)
+      .then(
+        (user) => {
+          request.user = user;
+          return null;
+        },
+        (err: Error) => err,
+      )
+      .then((err) => (err ? done(err) : guard()))
+      // `done` runs the rest of the request; nothing it throws may become an unhandled rejection.
+      .catch((err: unknown) => request.log.error({ err }, 'request failed after sign-in check'));
   });
 }
 

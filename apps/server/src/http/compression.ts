@@ -33,6 +33,9 @@ const ENCODING = {
  */
 export const LARGE_RESPONSE = { ...ENCODING, threshold: COMPRESS_MIN_BYTES };
 
+/** The built web app's files: text that shrinks 3–4×, from 1 KB. */
+const WEB_FILES = { ...ENCODING, threshold: 1024 };
+
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
@@ -43,8 +46,11 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 export async function registerCompression(app: FastifyInstance): Promise<void> {
   // Runs before the plugin's own onRoute hook, which reads `decompress`.
   app.addHook('onRoute', (route) => {
-    // Without this the plugin still hangs a hook on every route (to decorate the reply).
-    if (route.compress === undefined) route.compress = false;
+    // API routes compress only when they opt in; the web app's files (JavaScript, CSS, HTML,
+    // served by @fastify/static) always do. Without an explicit `false` the plugin still hangs
+    // a hook on every route (to decorate the reply).
+    if (route.compress === undefined)
+      route.compress = /^\/(api|media)(\/|$)/.test(route.url) ? false : WEB_FILES;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.some((m) => BODY_METHODS.has(m)) && route.decompress === undefined)
       route.decompress = false;

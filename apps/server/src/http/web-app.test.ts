@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestContext, type TestContext } from '../../test/helpers.js';
 
@@ -12,6 +13,11 @@ beforeAll(async () => {
   mkdirSync(path.join(dist, 'assets'));
   writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Sitelog</title>');
   writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+  // A script large enough to be worth compressing.
+  writeFileSync(
+    path.join(dist, 'assets', 'big-abc123.js'),
+    Array.from({ length: 400 }, (_, i) => `export const value${i} = ${i};`).join('\n'),
+  );
   ctx = await createTestContext({ WEB_DIST_DIR: dist });
 });
 afterAll(async () => {
@@ -34,6 +40,17 @@ describe('serving the web app', () => {
     const res = await api(ctx, { method: 'GET', url: '/assets/app-abc123.js' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toContain('immutable');
+  });
+
+  it('sends the app scripts compressed when the browser accepts it', async () => {
+    const res = await api(ctx, {
+      method: 'GET',
+      url: '/assets/big-abc123.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(res.rawPayload).toString()).toContain('export const value399');
   });
 
   it('answers a missing asset with 404, not the page', async () => {

@@ -109,9 +109,19 @@ describe('the media folder on a full disk (tmpfs)', () => {
     projectId = (await buildProject(ctx, { creatorId: alice.id })).id;
   });
   afterAll(async () => {
-    await ctx?.close();
-    if (mounted) execFileSync('umount', [mount]);
-    rmSync(mount, { recursive: true, force: true });
+    try {
+      await ctx?.close();
+    } finally {
+      // Never leave the mount behind, even when closing failed or a file is still open.
+      if (mounted) {
+        try {
+          execFileSync('umount', [mount]);
+        } catch {
+          execFileSync('umount', ['-l', mount]);
+        }
+      }
+      rmSync(mount, { recursive: true, force: true });
+    }
   });
 
   /** Fills the disk so that `free` bytes are left (to the block). */
