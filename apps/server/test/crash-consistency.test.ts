@@ -14,20 +14,13 @@ import { fileURLToPath } from 'node:url';
 import type { Upload } from '@sitelog/shared';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
+import { positiveIntFromEnv } from './env.js';
 import { sweepOnce } from '../src/media/sweeper.js';
 import { findReferencedMediaKeys } from '../src/modules/uploads/uploads.repository.js';
 import { buildProject, buildUser, DEFAULT_PASSWORD } from './factories.js';
 import { createTestContext, testDialect, type TestContext } from './helpers.js';
 import { photoJpeg } from './images.js';
 import { dtoPart, filePart, multipartBody, storedKeys, tempFiles } from './uploads.js';
-
-function positiveIntFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number`);
-  return n;
-}
 
 const RUNS = positiveIntFromEnv('CRASH_RUNS', 3);
 const CLIENTS = 4;

@@ -6,6 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import type { ProjectRow, Upload } from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { positiveIntFromEnv } from '../../../test/env.js';
 import { buildProject, type TestProject } from '../../../test/factories.js';
 import {
   createTestContext,
@@ -15,14 +16,6 @@ import {
 } from '../../../test/helpers.js';
 import { photoJpeg } from '../../../test/images.js';
 import { dtoPart, filePart, multipartBody, storedKeys, tempFiles } from '../../../test/uploads.js';
-
-function positiveIntFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number`);
-  return n;
-}
 
 const UPLOADS = positiveIntFromEnv('CONCURRENCY_UPLOADS', 200);
 const CLIENTS = positiveIntFromEnv('CONCURRENCY_CLIENTS', 20);
