@@ -26,37 +26,37 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.addHook('onRequest', (request, _reply, done) => {
     const access =
       request.routeOptions.config.access ?? (isApiRequest(request) ? 'user' : 'public');
+    // Public routes (health checks, sign-in, the web app's files, signed media) never read the
+    // user, so a token sent to them is not looked up (nor does it extend its session). Unknown
+    // routes answer 404 whoever asks; the not-found handler runs after this hook.
+    if (access === 'public' || request.is404) return done();
     const header = request.headers.authorization;
-    // Unknown routes answer 404 whoever asks; the not-found handler runs after this hook.
-    const guard = () => {
-      if (access === 'public' || request.is404) return done();
-      if (!request.user)
-        return done(
-          unauthorized(
-            header === undefined
-              ? 'Please sign in to continue.'
-              : 'Your session has ended. Please sign in again.',
-          ),
-        );
-      if (access === 'admin' && !request.user.isAdmin)
-        return done(forbidden('Only admins can do that.'));
-      done();
-    };
     const token = header === undefined ? undefined : BEARER.exec(header)?.[1];
-    // Without a token nothing is looked up, and the guard answers at once (no promise).
-    if (!token) return guard();
+    if (!token) return done(guard(request, access));
     authenticate(deps, token)
       .then(
         (user) => {
           request.user = user;
-          return null;
+          return guard(request, access);
         },
         (err: Error) => err,
       )
-      .then((err) => (err ? done(err) : guard()))
+      .then((err) => done(err))
       // `done` runs the rest of the request; nothing it throws may become an unhandled rejection.
       .catch((err: unknown) => request.log.error({ err }, 'request failed after sign-in check'));
   });
+}
+
+/** Why a signed-in route refuses the request (401 or 403), or undefined when it may go on. */
+function guard(request: FastifyRequest, access: RouteAccess): Error | undefined {
+  if (!request.user)
+    return unauthorized(
+      request.headers.authorization === undefined
+        ? 'Please sign in to continue.'
+        : 'Your session has ended. Please sign in again.',
+    );
+  if (access === 'admin' && !request.user.isAdmin) return forbidden('Only admins can do that.');
+  return undefined;
 }
 
 /** The signed-in user of a route that requires one (guaranteed by the onRequest guard). */

@@ -339,6 +339,24 @@ describe('sessions', () => {
       .executeTakeFirstOrThrow();
     expect(Date.parse(row.last_seen_at)).toBeGreaterThan(Date.parse(stale));
   });
+
+  it('neither reads nor extends a session from a token sent to a public route', async () => {
+    const user = await signedInUser(ctx);
+    const stale = new Date(Date.now() - 10 * 60_000).toISOString();
+    await ctx.db
+      .updateTable('sessions')
+      .set({ last_seen_at: stale })
+      .where('user_id', '=', user.id)
+      .execute();
+    for (const url of ['/api/health', '/api/config', '/api/auth/hints'])
+      expect((await api(ctx, { method: 'GET', url, token: user.token })).statusCode, url).toBe(200);
+    const row = await ctx.db
+      .selectFrom('sessions')
+      .select('last_seen_at')
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(row.last_seen_at).toBe(stale);
+  });
 });
 
 describe('HTTP basics', () => {
