@@ -49,3 +49,30 @@ describe('SQLite statement cache', () => {
     expect(db.prepare(sql).all([1])).toEqual([{ n: 1, label: null }]);
   });
 });
+
+describe('rows of statements with spelled-out columns', () => {
+  it('are the objects better-sqlite3 makes: names, aliases, duplicates, nulls and types', () => {
+    const { db } = counted();
+    raw.exec(
+      "create table u (id integer primary key, name text, score real, data blob); insert into u values (1, 'a', 1.5, x'01'), (2, null, null, null);",
+    );
+    const sql =
+      'select u.id, u.name, u.score as "the score", u.data, t.n, t.n as id from u join t on t.n = u.id order by u.id';
+    const expected = raw.prepare(sql).all();
+    expect(db.prepare(sql).all([])).toEqual(expected);
+    expect(db.prepare(sql).all([])).toEqual(expected);
+    expect([...db.prepare(sql).iterate([])]).toEqual(expected);
+    expect(expected).toEqual([
+      { id: 1, name: 'a', 'the score': 1.5, data: Buffer.from([1]), n: 1 },
+      { id: 2, name: null, 'the score': null, data: null, n: 2 },
+    ]);
+    // Plain objects, like better-sqlite3's.
+    expect(Object.getPrototypeOf((db.prepare(sql).all([]) as object[])[0])).toBe(Object.prototype);
+  });
+
+  it('leave writes as they are', () => {
+    const { db } = counted();
+    expect(db.prepare('insert into t (n) values (?)').run([4]).changes).toBe(1);
+    expect(db.prepare('select n from t where n = ?').all([4])).toEqual([{ n: 4 }]);
+  });
+});

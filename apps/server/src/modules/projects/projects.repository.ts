@@ -103,6 +103,19 @@ export function findProjects(db: Database, filter: ProjectFilter, viewerId: numb
 
 export type ProjectForViewerRow = Awaited<ReturnType<typeof findProjects>>[number];
 
+// One project's (the project page): an index seek, compiled once.
+const lastUploadsOfProject = compiledQuery(
+  (db: Database, projectId: number, limit: number) =>
+    db
+      .selectFrom('uploads')
+      .select(['uploads.id', 'uploads.project_id', 'uploads.preview_key'])
+      .where('uploads.project_id', '=', projectId)
+      .orderBy('uploads.created_at', 'desc')
+      .orderBy('uploads.id', 'desc')
+      .limit(limit),
+  2,
+);
+
 /**
  * The newest uploads of each given project (at most `perProject` each), in one query: for each
  * project an index seek on (project_id, created_at, id) takes its top rows, so the cost does not
@@ -114,6 +127,9 @@ export async function findLastUploads(
   perProject = LAST_UPLOADS_PER_PROJECT,
 ) {
   if (projectIds.length === 0) return [];
+  const [only] = projectIds;
+  if (projectIds.length === 1 && only !== undefined)
+    return lastUploadsOfProject(db, only, perProject);
   return db
     .selectFrom('projects')
     .innerJoin('uploads', (join) =>
