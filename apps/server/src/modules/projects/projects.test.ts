@@ -482,6 +482,44 @@ describe('response compression', () => {
     // The compression hooks never ran on it (they add Vary even when they do not compress).
     expect(res.headers.vary ?? '').not.toMatch(/accept-encoding/i);
   });
+
+  it('negotiates the encoding as browsers and proxies ask for it', async () => {
+    while ((await ctx.db.selectFrom('projects').select('id').execute()).length < 300)
+      await buildProject(ctx, { creatorId: alice.id });
+    const cases: [Record<string, string>, string | undefined][] = [
+      [{ 'accept-encoding': 'gzip;q=1, br;q=0.5' }, 'gzip'],
+      [{ 'accept-encoding': 'br;q=0, gzip' }, 'gzip'],
+      [{ 'accept-encoding': '*' }, 'gzip'],
+      [{ 'accept-encoding': 'x-gzip' }, 'gzip'],
+      [{ 'accept-encoding': 'BR' }, 'br'],
+      [{ 'accept-encoding': 'deflate, compress' }, undefined],
+      [{ 'accept-encoding': '' }, undefined],
+      [{ 'accept-encoding': 'br', 'x-no-compression': '1' }, undefined],
+      [{}, undefined],
+    ];
+    let plain: string | undefined;
+    for (const [headers, encoding] of cases) {
+      const res = await api(ctx, {
+        method: 'GET',
+        url: '/api/project/all/list',
+        token: alice.token,
+        headers,
+      });
+      expect(res.statusCode, JSON.stringify(headers)).toBe(200);
+      expect(res.headers['content-encoding'], JSON.stringify(headers)).toBe(encoding);
+      if (encoding) expect(res.headers.vary).toMatch(/accept-encoding/i);
+      expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+      const body = (
+        encoding === 'br'
+          ? brotliDecompressSync(res.rawPayload)
+          : encoding === 'gzip'
+            ? gunzipSync(res.rawPayload)
+            : res.rawPayload
+      ).toString();
+      plain ??= body;
+      expect(body).toBe(plain);
+    }
+  });
 });
 
 describe('lastUploads', () => {
