@@ -4,7 +4,7 @@ import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import { fastifyTrustProxy, type Config } from './config.js';
@@ -12,7 +12,7 @@ import type { Database } from './db/database.js';
 import { registerAuth } from './http/auth.js';
 import { LARGE_RESPONSE, registerCompression } from './http/compression.js';
 import { registerErrorHandler } from './http/error-handler.js';
-import { loggerOptions, registerRequestLog } from './http/request-log.js';
+import { logDestination, loggerOptions, registerRequestLog } from './http/request-log.js';
 import { AppError, forbidden } from './errors.js';
 import { refuseEncodedMultipart } from './http/request-body.js';
 import { decodedPath, isApiRequest } from './http/request-path.js';
@@ -45,9 +45,11 @@ export interface AppDeps {
 /** Builds the Fastify app: plugins, error handler and every module, registered explicitly. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
+  const destination = logDestination(deps.logDestination);
   const app = Fastify({
-    logger: loggerOptions(config, deps.logDestination),
-    disableRequestLogging: true,
+    logger: loggerOptions(config, destination),
+    // Our own one line per request (registerRequestLog), not Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 256 * 1024,
@@ -61,7 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(createSerializerCompiler({ checkContract: config.env === 'test' }));
-  registerRequestLog(app);
+  registerRequestLog(app, config, destination);
   registerErrorHandler(app);
   registerSecurityHeaders(app, config);
 

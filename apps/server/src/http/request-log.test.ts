@@ -34,8 +34,11 @@ describe('request log', () => {
     expect(line).toMatchObject({
       level: 30,
       msg: 'request completed',
+      pid: process.pid,
+      hostname: expect.any(String),
+      time: expect.any(Number),
       reqId: expect.any(String),
-      req: { method: 'GET', url: '/api/auth/me?token=[redacted]&sig=[redacted]' },
+      req: { method: 'GET', url: '/api/auth/me?token=[redacted]&sig=[redacted]', ip: '127.0.0.1' },
       res: { statusCode: 200 },
       responseTime: expect.any(Number),
     });
