@@ -70,6 +70,10 @@ export interface HttpOptions {
    * against a second app whose database holds `uploads`; null leaves it out.
    */
   p99: { uploads: number; rate: number; seconds: number } | null;
+  /** Only the calls whose measure contains this text (for a quick look at one call). */
+  only?: string;
+  /** Writes the app's CPU profile (node --cpu-prof) into this directory when it stops. */
+  cpuProfDir?: string;
 }
 
 export const fullHttp: HttpOptions = {
@@ -127,7 +131,7 @@ interface Seeded {
  * app starts on it (the same database and signing secret); then, up to `uploads`, copies of
  * those upload rows (same stored files, older dates), with the stored counts brought up to date.
  */
-async function seed(dataDir: string, uploads: number): Promise<Seeded> {
+export async function seed(dataDir: string, uploads: number): Promise<Seeded> {
   const config = loadConfig({
     NODE_ENV: 'production',
     DATA_DIR: dataDir,
@@ -281,6 +285,12 @@ interface Call {
   paths: string[];
   headers: Record<string, string>;
   target?: Target;
+  /**
+   * The same call hand-written (bench/reference-server.ts): its paths there. Where even that
+   * stays below a third of the target on this machine, the row's FAIL line is a third of what
+   * the hand-written server reaches instead (see `verdictAgainst`).
+   */
+  reference?: string[];
 }
 
 /** Checks each call answers 200 with what the row claims to measure, before any load. */
@@ -322,8 +332,10 @@ async function startApp(
   dataDir: string,
   uploads: number,
   logFile: string,
+  cpuProfDir?: string,
 ): Promise<RunningApp> {
   const seeded = await seed(dataDir, uploads);
+  const profiling = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
   // Only what the app needs: no LOG_LEVEL, DATABASE_URL or TEST_* from the caller's shell.
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -336,7 +348,7 @@ async function startApp(
   };
   const server = await startServer(
     pins.server,
-    ['--import', 'tsx', 'apps/server/src/main.ts'],
+    [...profiling, '--import', 'tsx', 'apps/server/src/main.ts'],
     env,
     logFile,
     // The gazetteer loads on CPU 0 right after listen; measuring before it is done would
@@ -369,6 +381,7 @@ export async function measureHttp(
       path.join(dir, 'data'),
       APP_UPLOADS,
       path.join(dir, 'app.log'),
+      options.cpuProfDir,
     );
     servers.push(main.server);
     let large: RunningApp | null = null;
@@ -392,6 +405,20 @@ export async function measureHttp(
       [/listening (\d+)/],
     );
     servers.push(hello);
+    const reference = await startServer(
+      pins.server,
+      ['--import', 'tsx', 'bench/reference-server.ts'],
+      {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: 'production',
+        PORT: '0',
+        REFERENCE_DB: path.join(dir, 'data', 'sitelog.db'),
+      },
+      path.join(dir, 'reference.log'),
+      [/listening (\d+)/],
+    );
+    servers.push(reference);
 
     const plain: Record<string, string> = {};
     const compressed = { 'accept-encoding': 'br, gzip' };
@@ -413,18 +440,21 @@ export async function measureHttp(
         paths: ['/api/upload/latest/18'],
         headers: plain,
         target: atLeast(0.3),
+        reference: ['/latest/18'],
       },
       {
         measure: 'GET /api/upload/latest/18, Accept-Encoding: br, gzip',
         paths: ['/api/upload/latest/18'],
         headers: compressed,
         target: atLeast(0.3),
+        reference: ['/latest/18'],
       },
       {
         measure: 'GET /api/upload/latest/50',
         paths: ['/api/upload/latest/50'],
         headers: plain,
         target: atLeast(0.15),
+        reference: ['/latest/50'],
       },
       {
         // The calls the project page makes (useProject + useProjectUploads' first page), one of
@@ -436,9 +466,22 @@ export async function measureHttp(
         ],
         headers: compressed,
         target: atLeast(0.3),
+        reference: [
+          `/project/${projectId}`,
+          `/project/${projectId}/uploads?limit=${FEED_PAGE_SIZE}`,
+        ],
       },
     ];
+    if (options.only) {
+      const only = options.only;
+      calls.splice(0, calls.length, ...calls.filter((call) => call.measure.includes(only)));
+    }
     await checkCalls(main.base, calls, main.token);
+    await checkCalls(
+      `http://127.0.0.1:${reference.port}`,
+      calls.flatMap((call) => (call.reference ? [{ ...call, paths: call.reference }] : [])),
+      '',
+    );
 
     load = startLoadWorker(pins.load);
     const worker = load;
@@ -458,6 +501,14 @@ export async function measureHttp(
         ...(call.paths.length > 1 ? { paths: call.paths } : {}),
         ...(overallRate ? { overallRate } : {}),
       });
+    const runReference = (call: Call, paths: string[], seconds: number) =>
+      worker.run({
+        url: `http://127.0.0.1:${reference.port}${paths[0]}`,
+        connections: CONNECTIONS,
+        duration: seconds,
+        headers: call.headers,
+        ...(paths.length > 1 ? { paths } : {}),
+      });
     const checked = (what: string, result: LoadResult) => {
       if (result.non2xx > 0 || result.errors > 0)
         throw new Error(
@@ -468,23 +519,49 @@ export async function measureHttp(
 
     progress('warming up…');
     checked('hello', await runHello(options.warmupSeconds));
-    for (const call of calls) checked(call.measure, await runCall(call, options.warmupSeconds));
+    for (const call of calls) {
+      checked(call.measure, await runCall(call, options.warmupSeconds));
+      if (call.reference)
+        checked(
+          `${call.measure}, hand-written`,
+          await runReference(call, call.reference, options.warmupSeconds),
+        );
+    }
 
     // Each call runs between two hello runs and is compared with their mean: the machine's
     // load drifts within seconds, and a hello measured once per round would misjudge the calls
     // run far from it.
+    // A call with a hand-written reference runs it right after itself, before the next hello.
     const helloRates: number[] = [];
-    const rates = calls.map(() => [] as number[]);
-    const ratios = calls.map(() => [] as number[]);
+    const perCall = () => calls.map(() => [] as number[]);
+    const [rates, ratios, referenceRates, referenceRatios, ofReference] = [
+      perCall(),
+      perCall(),
+      perCall(),
+      perCall(),
+      perCall(),
+    ];
     for (let round = 0; round < options.rounds; round++) {
       let before = checked('hello', await runHello(options.helloSeconds)).reqPerSec;
       helloRates.push(before);
       for (const [i, call] of calls.entries()) {
         const rate = checked(call.measure, await runCall(call, options.seconds)).reqPerSec;
+        const referenceRate = call.reference
+          ? checked(
+              `${call.measure}, hand-written`,
+              await runReference(call, call.reference, options.seconds),
+            ).reqPerSec
+          : null;
         const after = checked('hello', await runHello(options.helloSeconds)).reqPerSec;
         helloRates.push(after);
+        const hello = (before + after) / 2;
         rates[i]?.push(rate);
-        ratios[i]?.push(rate / ((before + after) / 2));
+        ratios[i]?.push(rate / hello);
+        if (referenceRate !== null) {
+          referenceRates[i]?.push(referenceRate);
+          referenceRatios[i]?.push(referenceRate / hello);
+          ofReference[i]?.push(rate / referenceRate);
+        }
         before = after;
       }
       progress(`round ${round + 1}/${options.rounds} done`);
@@ -497,9 +574,10 @@ export async function measureHttp(
         { value: reqPerSec(helloMedian), ratio: times(1) },
         1,
       ),
-      ...calls.map((call, i) => {
+      ...calls.flatMap((call, i) => {
         const ratio = median(ratios[i] ?? []);
-        return measured(
+        const referenceRatio = call.reference ? median(referenceRatios[i] ?? []) : undefined;
+        const row = measured(
           call.measure,
           {
             value: reqPerSec(median(rates[i] ?? [])),
@@ -508,7 +586,21 @@ export async function measureHttp(
           },
           ratio,
           call.target,
+          referenceRatio,
         );
+        if (referenceRatio === undefined) return [row];
+        return [
+          row,
+          measured(
+            '↳ the same, hand-written (Fastify + better-sqlite3, bench/reference-server.ts)',
+            {
+              value: `${reqPerSec(median(referenceRates[i] ?? []))}, app ${times(median(ofReference[i] ?? []))} of it`,
+              baseline: `hello ${reqPerSec(helloMedian)}`,
+              ratio: times(referenceRatio),
+            },
+            referenceRatio,
+          ),
+        ];
       }),
     ];
     if (options.p99 && large) {
@@ -569,6 +661,10 @@ export async function measureHttp(
       `app: NODE_ENV=production, SQLite, local media, LOG_LEVEL default (info), stdout to a file; ` +
         `${APP_UPLOADS.toLocaleString('en-US')} uploads (${PROJECT_UPLOADS + OTHER_UPLOADS} through ` +
         'the upload pipeline, the rest copies of their rows)',
+      'the feed rows also run hand-written (bench/reference-server.ts: Fastify + better-sqlite3, the ' +
+        "same queries on the app's database, no sign-in, signing, logging or hooks) right after the " +
+        "app's run; where that stays below a third of a target, the row FAILs only below a third " +
+        'of what the hand-written server reaches (bench/table.ts)',
     ];
     return { rows, notes };
   } finally {
@@ -580,7 +676,18 @@ export async function measureHttp(
 
 if (isMain(import.meta.url)) {
   const quick = process.argv.includes('--quick');
-  const result = await measureHttp(quick ? quickHttp : fullHttp, (line) => console.error(line));
+  const value = (name: string) =>
+    process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const only = value('only');
+  const cpuProfDir = value('cpu-prof');
+  const result = await measureHttp(
+    {
+      ...(quick ? quickHttp : fullHttp),
+      ...(only ? { only } : {}),
+      ...(cpuProfDir ? { cpuProfDir: path.resolve(cpuProfDir) } : {}),
+    },
+    (line) => console.error(line),
+  );
   for (const note of result.notes) console.log(`- ${note}`);
   console.log(formatTable(result.rows));
 }

@@ -44,6 +44,7 @@ export function measured(
   cells: { value: string; baseline?: string; ratio?: string },
   checked: number,
   target?: Target,
+  reachable?: number,
 ): Row {
   return {
     measure,
@@ -51,7 +52,7 @@ export function measured(
     baseline: cells.baseline ?? '',
     ratio: cells.ratio ?? '',
     target: target?.label ?? '',
-    verdict: target ? verdict(checked, target) : 'report',
+    verdict: target ? verdict(checked, target, reachable) : 'report',
   };
 }
 
@@ -59,11 +60,20 @@ export function notMeasured(measure: string, target: string, why: string): Row {
   return { measure, value: why, baseline: '', ratio: '', target, verdict: 'not measured yet' };
 }
 
-export function verdict(checked: number, target: Target): Verdict {
+/**
+ * `reachable` (an "at least" target only) is what a hand-written server reaches on this machine
+ * for the same call. Where that is below the target, the FAIL line is a third of it instead of a
+ * third of the target: a row must not fail on what no code could reach here, and still fails on
+ * a collapse (an N+1 query) against what the machine can do. The verdict against the target
+ * itself (ok or miss) is unchanged.
+ */
+export function verdict(checked: number, target: Target, reachable?: number): Verdict {
   if (!Number.isFinite(checked)) return 'FAIL';
   if (target.kind === 'min') {
     if (checked >= target.value) return 'ok';
-    return checked * FAIL_FACTOR < target.value ? 'FAIL' : 'miss';
+    const failLine =
+      reachable === undefined ? target.value : Math.min(target.value, Math.max(reachable, 0));
+    return checked * FAIL_FACTOR < failLine ? 'FAIL' : 'miss';
   }
   if (checked <= target.value) return 'ok';
   return checked > target.value * FAIL_FACTOR ? 'FAIL' : 'miss';
