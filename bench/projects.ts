@@ -12,10 +12,11 @@
  */
 import { gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
-import { listProjectRows } from '../apps/server/src/modules/projects/projects.service.js';
+import { listProjectRowsJson } from '../apps/server/src/modules/projects/projects.service.js';
 import { api, createTestContext, login, testDialect } from '../apps/server/test/helpers.js';
 import { buildUser } from '../apps/server/test/factories.js';
-import { median } from './measure.js';
+import type { Database } from '../apps/server/src/db/database.js';
+import { isMain, median } from './measure.js';
 
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 10_000);
 const MEMBERS = 25;
@@ -49,6 +50,39 @@ const kinds = [
   'Parking garage',
 ];
 
+/**
+ * `count` projects by batched inserts (500 rows each), one an hour back from now, named and
+ * placed from a few lists, created in turn by `creatorIds`. Also used by bench/all-projects.ts.
+ */
+export async function seedProjects(
+  db: Database,
+  count: number,
+  creatorIds: number[],
+): Promise<void> {
+  const start = Date.now();
+  for (let offset = 0; offset < count; offset += BATCH) {
+    const rows = [];
+    for (let i = offset; i < Math.min(offset + BATCH, count); i += 1) {
+      const at = new Date(start - i * 3_600_000).toISOString();
+      const creatorId = creatorIds[i % creatorIds.length];
+      if (creatorId === undefined) throw new Error('seedProjects: no creators');
+      rows.push({
+        name: `${kinds[i % kinds.length]} ${i + 1}`,
+        location: cities[i % cities.length] ?? 'Munich, Germany',
+        latitude: null,
+        longitude: null,
+        description: i % 3 === 0 ? `Phase ${(i % 5) + 1} of the works, documented weekly.` : '',
+        creator_id: creatorId,
+        uploads_count: (i * 7) % 120,
+        archived_at: null,
+        created_at: at,
+        updated_at: at,
+      });
+    }
+    await db.insertInto('projects').values(rows).execute();
+  }
+}
+
 const ms = (value: number) => `${value.toFixed(3)} ms`;
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
@@ -66,26 +100,11 @@ async function main(): Promise<void> {
     const token = await login(ctx, viewer);
 
     const seedStart = performance.now();
-    const start = Date.now();
-    for (let offset = 0; offset < PROJECTS; offset += BATCH) {
-      const rows = [];
-      for (let i = offset; i < Math.min(offset + BATCH, PROJECTS); i += 1) {
-        const at = new Date(start - i * 3_600_000).toISOString();
-        rows.push({
-          name: `${kinds[i % kinds.length]} ${i + 1}`,
-          location: cities[i % cities.length] ?? 'Munich, Germany',
-          latitude: null,
-          longitude: null,
-          description: i % 3 === 0 ? `Phase ${(i % 5) + 1} of the works, documented weekly.` : '',
-          creator_id: members[i % members.length]?.id ?? viewer.id,
-          uploads_count: (i * 7) % 120,
-          archived_at: null,
-          created_at: at,
-          updated_at: at,
-        });
-      }
-      await ctx.db.insertInto('projects').values(rows).execute();
-    }
+    await seedProjects(
+      ctx.db,
+      PROJECTS,
+      members.map((member) => member.id),
+    );
     const seedMs = performance.now() - seedStart;
 
     const list = () => api(ctx, { method: 'GET', url: '/api/project/all/list', token });
@@ -120,7 +139,7 @@ async function main(): Promise<void> {
         roundHello.push(await time(hello));
         roundList.push(await time(list));
       }
-      serviceTimes.push(await time(() => listProjectRows(ctx)));
+      serviceTimes.push(await time(() => listProjectRowsJson(ctx)));
       listTimes.push(...roundList);
       helloTimes.push(...roundHello);
       ratios.push(median(roundList) / median(roundHello));
@@ -154,4 +173,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+if (isMain(import.meta.url)) await main();

@@ -87,7 +87,7 @@ function openPrivately(file: string): void {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any database shape
-function isSqlite(db: Kysely<any>): boolean {
+export function isSqlite(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof SqliteAdapter;
 }
 

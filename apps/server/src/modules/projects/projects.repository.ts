@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import { compiledQuery } from '../../db/compiled-query.js';
-import type { Database } from '../../db/database.js';
+import { isSqlite, type Database } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 
 /** How many thumbnails a project carries in `lastUploads`. */
@@ -156,23 +156,27 @@ export async function findLastUploads(
 }
 
 /** Rows of the all-projects table: only the columns it shows. */
-export function listProjectRows(db: Database) {
-  return db
+/**
+ * The rows of the all-projects table as the JSON text the API answers, written by the database:
+ * `[[id, name, location, updatedAt, uploadsCount, "Firstname Lastname"], …]`, newest activity
+ * first. At 100,000 projects, reading 700,000 values into JavaScript objects, mapping them to
+ * arrays and serializing those took ~400 ms and half of it in garbage collection; the database
+ * writes the same text in a fraction of that (bench/all-projects.ts).
+ */
+export async function listProjectRowsJson(db: Database): Promise<string> {
+  const columns = sql`projects.id, projects.name, projects.location, projects.updated_at,
+    projects.uploads_count, creator.firstname || ' ' || creator.lastname`;
+  const order = sql`projects.updated_at desc, projects.id desc`;
+  const rows = isSqlite(db)
+    ? sql<string>`coalesce(json_group_array(json_array(${columns}) order by ${order}), '[]')`
+    : sql<string>`coalesce(json_agg(json_build_array(${columns}) order by ${order}), '[]')::text`;
+  const result = await db
     .selectFrom('projects')
     .innerJoin('users as creator', 'creator.id', 'projects.creator_id')
-    .select([
-      'projects.id',
-      'projects.name',
-      'projects.location',
-      'projects.updated_at',
-      'projects.uploads_count',
-      'creator.firstname',
-      'creator.lastname',
-    ])
+    .select(rows.as('rows'))
     .where('projects.archived_at', 'is', null)
-    .orderBy('projects.updated_at', 'desc')
-    .orderBy('projects.id', 'desc')
-    .execute();
+    .executeTakeFirstOrThrow();
+  return result.rows;
 }
 
 export function findProjectOwner(db: Database, id: number) {

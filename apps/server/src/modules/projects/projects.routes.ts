@@ -7,10 +7,12 @@ import {
   updateProjectRequestSchema,
 } from '@sitelog/shared';
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../http/auth.js';
 import { LARGE_RESPONSE } from '../../http/compression.js';
+import { sendJsonText } from '../../http/serializer.js';
 import { errorResponses } from '../../http/schemas.js';
 import * as projects from './projects.service.js';
 
@@ -22,7 +24,10 @@ const relevantParams = z.object({
     .max(50, { error: 'count must be at most 50.' }),
 });
 
-export function projectRoutes(app: FastifyInstance, deps: projects.ProjectsDeps): void {
+export function projectRoutes(
+  app: FastifyInstance,
+  deps: projects.ProjectsDeps & { config: Pick<Config, 'env'> },
+): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const one = { response: { 200: projectSchema, ...errorResponses } };
   const many = { response: { 200: projectListSchema, ...errorResponses } };
@@ -33,7 +38,13 @@ export function projectRoutes(app: FastifyInstance, deps: projects.ProjectsDeps)
       compress: LARGE_RESPONSE,
       schema: { response: { 200: projectRowsSchema, ...errorResponses } },
     },
-    async () => projects.listProjectRows(deps),
+    async (_req, reply) =>
+      sendJsonText(
+        reply,
+        await projects.listProjectRowsJson(deps),
+        projectRowsSchema,
+        deps.config.env === 'test',
+      ),
   );
   r.get('/api/project/favnfol', { compress: LARGE_RESPONSE, schema: many }, async (req) =>
     projects.listBookmarkedOrFollowed(deps, currentUser(req)),

@@ -1,4 +1,4 @@
-import type { Project, ProjectRow, projectInputSchema } from '@sitelog/shared';
+import type { Project, projectInputSchema } from '@sitelog/shared';
 import type { z } from 'zod';
 import { nowIso, writeTransaction, type Database } from '../../db/database.js';
 import { forbidden, notFound } from '../../errors.js';
@@ -87,18 +87,12 @@ export const listBookmarkedOrFollowed = (deps: ProjectsDeps, viewer: AuthUser) =
 export const listRelevant = (deps: ProjectsDeps, viewer: AuthUser, limit: number) =>
   list(deps, { kind: 'relevant', userId: viewer.id, limit }, viewer);
 
-/** The all-projects table as positional rows: id, name, location, updatedAt, uploads, creator. */
-export async function listProjectRows(deps: Pick<ProjectsDeps, 'db'>): Promise<ProjectRow[]> {
-  const rows = await repo.listProjectRows(deps.db);
-  return rows.map((r) => [
-    r.id,
-    r.name,
-    r.location,
-    r.updated_at,
-    r.uploads_count,
-    `${r.firstname} ${r.lastname}`,
-  ]);
-}
+/**
+ * The all-projects table as the JSON text of its positional rows (id, name, location, updatedAt,
+ * uploads, creator), written by the database.
+ */
+export const listProjectRowsJson = (deps: Pick<ProjectsDeps, 'db'>): Promise<string> =>
+  repo.listProjectRowsJson(deps.db);
 
 /** A project's fields as the route's schema hands them over (trimmed, description defaulted). */
 type ProjectFields = z.output<typeof projectInputSchema>;

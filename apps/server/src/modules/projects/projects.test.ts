@@ -150,6 +150,56 @@ describe('GET /api/project/all/list', () => {
     expect(ids.indexOf(newer.id)).toBeLessThan(ids.indexOf(older.id));
   });
 
+  it('writes any text as JSON strings, breaks ties on updatedAt by id and leaves out archived projects', async () => {
+    // The database writes this answer's JSON itself (listProjectRowsJson).
+    const name = 'Quote " backslash \\ tab\t line\u2028 nul-ish \u0001 emoji 🏗️ ü';
+    const at = '2001-02-03T04:05:06.000Z';
+    const first = await buildProject(ctx, {
+      creatorId: bob.id,
+      name,
+      location: '</script>',
+      createdAt: at,
+    });
+    const second = await buildProject(ctx, { creatorId: bob.id, name: 'Tie', createdAt: at });
+    const archived = await buildProject(ctx, { creatorId: bob.id, createdAt: at });
+    await ctx.db
+      .updateTable('projects')
+      .set({ archived_at: new Date().toISOString() })
+      .where('id', '=', archived.id)
+      .execute();
+    const res = await api(ctx, { method: 'GET', url: '/api/project/all/list', token: alice.token });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const rows = res.json() as unknown[][];
+    const ids = rows.map((r) => r[0]);
+    expect(ids).not.toContain(archived.id);
+    expect(ids.indexOf(second.id)).toBe(ids.indexOf(first.id) - 1);
+    expect(rows.find((r) => r[0] === first.id)).toEqual([
+      first.id,
+      name,
+      '</script>',
+      at,
+      0,
+      'Bob Builder',
+    ]);
+  });
+
+  it('answers an empty list as []', async () => {
+    const empty = await createTestContext();
+    try {
+      const viewer = await signedInUser(empty);
+      const res = await api(empty, {
+        method: 'GET',
+        url: '/api/project/all/list',
+        token: viewer.token,
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual([]);
+    } finally {
+      await empty.close();
+    }
+  });
+
   it('answers 401 when signed out', async () => {
     expect((await api(ctx, { method: 'GET', url: '/api/project/all/list' })).statusCode).toBe(401);
   });
