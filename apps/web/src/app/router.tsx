@@ -1,6 +1,8 @@
 import { isValidElement, Suspense, type ReactNode } from 'react';
 import { BrowserRouter, matchRoutes, Outlet, useRoutes, type RouteObject } from 'react-router';
 import { LoadingState } from '@/components/loading-state';
+import { prefetch } from '@/lib/api-client';
+import { firstPageData } from '@/lib/api-paths';
 import { RedirectIfSignedIn, RequireAdmin, RequireAuth } from './guards';
 import { AppLayout } from './layout/app-layout';
 import { lazyPage } from './lazy-page';
@@ -136,10 +138,12 @@ function preloadElements(node: ReactNode): void {
 
 /**
  * Starts fetching the code of the page at `pathname` (and the shell's lazy part) at once, so it
- * downloads while React draws the shell instead of after it. Called before the first render for
- * a signed-in user.
+ * downloads while React draws the shell instead of after it, and the data that page asks for
+ * first (Home's feed, the all-projects rows), so that arrives alongside. Called before the first
+ * render for a signed-in user.
  */
 export function preloadFirstPage(pathname: string): void {
+  for (const path of firstPageData(pathname)) prefetch(path);
   for (const { route } of matchRoutes(routes, pathname) ?? []) preloadElements(route.element);
 }
 

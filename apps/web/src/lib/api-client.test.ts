@@ -3,7 +3,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { jsonError, mockApi } from '@/test/mock-api';
 import { member, storeSession } from '@/test/fixtures';
-import { api, ApiError, NETWORK_ERROR_MESSAGE, uploadMultipart } from './api-client';
+import {
+  api,
+  ApiError,
+  NETWORK_ERROR_MESSAGE,
+  prefetch,
+  PREFETCH_MAX_AGE_MS,
+  uploadMultipart,
+} from './api-client';
 import { getSession, TOKEN_KEY } from './session';
 
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
@@ -262,5 +269,57 @@ describe('multipart upload', () => {
       }),
     );
     expect(error.code).toBe('aborted');
+  });
+});
+
+describe('prefetch', () => {
+  const things = z.array(z.number());
+
+  it("hands a page's first GET the answer fetched ahead of its code, once", async () => {
+    storeSession(member, 'stored-token');
+    const server = mockApi({ 'GET /api/prefetched/a': { body: [1, 2] } });
+    prefetch('/api/prefetched/a');
+    prefetch('/api/prefetched/a');
+    expect(server.calls).toHaveLength(1);
+    expect(server.calls[0]?.headers.get('authorization')).toBe('Bearer stored-token');
+    await expect(api.get('/api/prefetched/a', things)).resolves.toEqual([1, 2]);
+    expect(server.calls).toHaveLength(1);
+    // Taken once: the next call asks the server again.
+    await expect(api.get('/api/prefetched/a', things)).resolves.toEqual([1, 2]);
+    expect(server.calls).toHaveLength(2);
+  });
+
+  it('fetches nothing signed out', () => {
+    const server = mockApi({});
+    prefetch('/api/prefetched/b');
+    expect(server.calls).toHaveLength(0);
+  });
+
+  it('is not used by another session, nor once it is old', async () => {
+    storeSession(member, 'first-token');
+    const server = mockApi({ 'GET /api/prefetched/c': { body: [3] } });
+    prefetch('/api/prefetched/c');
+    storeSession(member, 'second-token');
+    await api.get('/api/prefetched/c', things);
+    expect(server.calls.map((c) => c.headers.get('authorization'))).toEqual([
+      'Bearer first-token',
+      'Bearer second-token',
+    ]);
+
+    const now = vi.spyOn(Date, 'now');
+    now.mockReturnValue(1_000_000);
+    prefetch('/api/prefetched/c');
+    now.mockReturnValue(1_000_000 + PREFETCH_MAX_AGE_MS);
+    await api.get('/api/prefetched/c', things);
+    expect(server.calls).toHaveLength(4);
+    now.mockRestore();
+  });
+
+  it('reports a prefetched error answer as the call would have', async () => {
+    storeSession(member, 'stored-token');
+    mockApi({ 'GET /api/prefetched/d': jsonError(404, 'not_found', 'No such thing.') });
+    prefetch('/api/prefetched/d');
+    const error = await rejection(api.get('/api/prefetched/d', things));
+    expect([error.status, error.message]).toEqual([404, 'No such thing.']);
   });
 });

@@ -1,6 +1,7 @@
 import { projectRowsSchema, type ProjectRow } from '@sitelog/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { apiPaths } from '@/lib/api-paths';
 import { projectKeys } from './keys';
 
 /** One all-projects row with named fields (the API sends positional arrays, spec §3). */
@@ -31,7 +32,7 @@ export const toProjectListItem = ([
 
 /** GET /api/project/all/list: every project as a row, newest activity first. */
 export const getProjectRows = async (signal?: AbortSignal): Promise<ProjectListItem[]> => {
-  const rows = await api.get('/api/project/all/list', projectRowsSchema, { signal });
+  const rows = await api.get(apiPaths.projectRows, projectRowsSchema, { signal });
   return rows.map(toProjectListItem);
 };
 
