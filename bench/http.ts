@@ -200,7 +200,7 @@ async function copyUploads(db: Database, seeded: number, total: number): Promise
     (select count(*) from uploads where uploads.creator_id = users.id)`.execute(db);
 }
 
-interface Server {
+export interface Server {
   port: number;
   process: ChildProcess;
   stop: () => Promise<void>;
@@ -210,7 +210,7 @@ interface Server {
  * Starts `args` (after the pinning prefix) with stdout and stderr to `logFile`, and waits until
  * every pattern has appeared in it; the first match group of the first pattern is the port.
  */
-async function startServer(
+export async function startServer(
   prefix: string[],
   args: string[],
   env: NodeJS.ProcessEnv,
