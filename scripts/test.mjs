@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs every suite of the project in order and prints what ran, what was skipped and why.
-// Usage: npm test [-- --only=typecheck,lint,format,server,server-pg,web,e2e]
+// Usage: npm test [-- --only=typecheck,lint,format,server,server-pg,web,build,e2e,bench]
 //
 // With CI=true nothing may be skipped silently: a skipped suite, a skipped test (other than the
 // intended ones allowed below), a missing photo corpus or a flaky browser test fails the run.
@@ -96,6 +96,14 @@ const suites = [
     report: 'playwright',
     skip: () =>
       existsSync(chromium) ? null : `no Chromium at ${chromium} (apt-get install -y chromium)`,
+  },
+  {
+    // The CI-sized benchmark (issue 11): prints its table; fails only on a FAIL row, a figure
+    // more than 3× worse than its target (an N+1 query, say), never on an ordinary miss.
+    name: 'bench',
+    label: 'benchmark smoke (npm run bench -- --quick)',
+    cmd: 'npm',
+    args: ['run', 'bench', '--', '--quick'],
   },
 ];
 
