@@ -9,13 +9,14 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Project } from '@sitelog/shared';
 import { Link as RouterLink } from 'react-router';
+import { tileImageLoading, tileImageProps, type TileImageLoading } from '@/components/tile-image';
 import { formatRelativeDay } from '@/lib/format-relative-day';
 import { paths } from '@/lib/paths';
 
 export const PROJECT_COVER_ASPECT = '4 / 3';
 
 /** The project's cover: its latest photo, else a neutral placeholder with an icon. */
-function ProjectCover({ project }: { project: Project }) {
+function ProjectCover({ project, loading }: { project: Project; loading: TileImageLoading }) {
   const cover = project.lastUploads[0];
   return (
     <Box
@@ -32,7 +33,7 @@ function ProjectCover({ project }: { project: Project }) {
           component="img"
           src={cover.previewLink}
           alt=""
-          loading="lazy"
+          {...tileImageProps(loading)}
           decoding="async"
           sx={{ width: '100%', height: '100%', objectFit: 'cover', display: 'block' }}
         />
@@ -49,8 +50,11 @@ const plural = (count: number, word: string) => `${count} ${word}${count === 1 ?
 export function ProjectCard({
   project,
   headingLevel = 'h3',
+  loading = 'lazy',
 }: {
   project: Project;
+  /** How its cover loads (see tile-image.ts); grids set it by position. */
+  loading?: TileImageLoading;
   /** h2 where the grid sits right under the page title, h3 inside a titled section. */
   headingLevel?: 'h2' | 'h3';
 }) {
@@ -67,7 +71,7 @@ export function ProjectCard({
           justifyContent: 'flex-start',
         }}
       >
-        <ProjectCover project={project} />
+        <ProjectCover project={project} loading={loading} />
         <CardContent sx={{ p: 1.5, '&:last-child': { pb: 1.5 } }}>
           <Typography
             component={headingLevel}
@@ -121,9 +125,13 @@ export function ProjectGrid({
         gap: 1.5,
       }}
     >
-      {projects.map((project) => (
+      {projects.map((project, i) => (
         <Box component="li" key={project.id} sx={{ minWidth: 0 }}>
-          <ProjectCard project={project} headingLevel={headingLevel} />
+          <ProjectCard
+            project={project}
+            headingLevel={headingLevel}
+            loading={tileImageLoading(i)}
+          />
         </Box>
       ))}
     </Box>

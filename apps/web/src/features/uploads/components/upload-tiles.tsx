@@ -5,6 +5,7 @@ import CardActionArea from '@mui/material/CardActionArea';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { tileImageLoading, tileImageProps, type TileImageLoading } from '@/components/tile-image';
 import { formatRelativeDay } from '@/lib/format-relative-day';
 import { paths } from '@/lib/paths';
 
@@ -24,8 +25,14 @@ export const uploadDisplayName = (upload: Pick<Upload, 'name'>) =>
 
 type TileUpload = Pick<Upload, 'id' | 'name' | 'createdAt' | 'previewLink'>;
 
-/** One photo: the small preview (loaded when it nears the screen), name and relative date. */
-export function UploadTile({ upload }: { upload: TileUpload }) {
+/** One photo: the small preview, name and relative date. */
+export function UploadTile({
+  upload,
+  loading = 'lazy',
+}: {
+  upload: TileUpload;
+  loading?: TileImageLoading;
+}) {
   const name = uploadDisplayName(upload);
   return (
     <Card variant="outlined" sx={{ height: '100%' }}>
@@ -35,7 +42,7 @@ export function UploadTile({ upload }: { upload: TileUpload }) {
             component="img"
             src={upload.previewLink}
             alt={name}
-            loading="lazy"
+            {...tileImageProps(loading)}
             decoding="async"
             sx={{ display: 'block', width: '100%', height: '100%', objectFit: 'cover' }}
           />
@@ -78,9 +85,9 @@ export function UploadGrid({ uploads, leading, label }: UploadGridProps) {
       }}
     >
       {leading ? <li>{leading}</li> : null}
-      {uploads.map((upload) => (
+      {uploads.map((upload, i) => (
         <li key={upload.id}>
-          <UploadTile upload={upload} />
+          <UploadTile upload={upload} loading={tileImageLoading(i)} />
         </li>
       ))}
     </Box>
