@@ -71,8 +71,11 @@ export function verdict(checked: number, target: Target, reachable?: number): Ve
   if (!Number.isFinite(checked)) return 'FAIL';
   if (target.kind === 'min') {
     if (checked >= target.value) return 'ok';
+    // A reference that measured nothing usable (NaN, 0) must not switch the FAIL line off.
     const failLine =
-      reachable === undefined ? target.value : Math.min(target.value, Math.max(reachable, 0));
+      reachable !== undefined && Number.isFinite(reachable) && reachable > 0
+        ? Math.min(target.value, reachable)
+        : target.value;
     return checked * FAIL_FACTOR < failLine ? 'FAIL' : 'miss';
   }
   if (checked <= target.value) return 'ok';

@@ -57,14 +57,15 @@ describe('rows of statements with spelled-out columns', () => {
       "create table u (id integer primary key, name text, score real, data blob); insert into u values (1, 'a', 1.5, x'01'), (2, null, null, null);",
     );
     const sql =
-      'select u.id, u.name, u.score as "the score", u.data, t.n, t.n as id from u join t on t.n = u.id order by u.id';
+      'select u.id, u.name, u.score as "the score", u.data, t.n, t.n + 10 as id from u join t on t.n = u.id order by u.id';
     const expected = raw.prepare(sql).all();
     expect(db.prepare(sql).all([])).toEqual(expected);
     expect(db.prepare(sql).all([])).toEqual(expected);
     expect([...db.prepare(sql).iterate([])]).toEqual(expected);
     expect(expected).toEqual([
-      { id: 1, name: 'a', 'the score': 1.5, data: Buffer.from([1]), n: 1 },
-      { id: 2, name: null, 'the score': null, data: null, n: 2 },
+      // Two columns named id: the later one wins, in better-sqlite3's objects and in ours.
+      { id: 11, name: 'a', 'the score': 1.5, data: Buffer.from([1]), n: 1 },
+      { id: 12, name: null, 'the score': null, data: null, n: 2 },
     ]);
     // Plain objects, like better-sqlite3's.
     expect(Object.getPrototypeOf((db.prepare(sql).all([]) as object[])[0])).toBe(Object.prototype);

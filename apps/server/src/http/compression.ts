@@ -65,8 +65,10 @@ const GZIP_ALIASES = /\*|x-gzip/g;
  * A `LARGE_RESPONSE` route's answer compressed in one call on the zlib thread pool. The plugin
  * turns every answer into a chain of streams (peek, pump, duplexify) first, which cost twice the
  * compression itself on a 47 KB feed. Negotiation is the plugin's: the same library, `*` and
- * `x-gzip` read as gzip, q-values honoured, `x-no-compression` respected, and `Vary` set when the
- * answer is compressed.
+ * `x-gzip` read as gzip, q-values honoured, `x-no-compression` respected, an answer already
+ * encoded (other than `identity`) left alone, and `accept-encoding` added to `Vary` when the
+ * answer is compressed. Unlike the plugin it does not look at the content type: these routes
+ * answer JSON.
  */
 function compressLargeResponse(
   request: FastifyRequest,
@@ -79,7 +81,7 @@ function compressLargeResponse(
     (typeof payload !== 'string' && !Buffer.isBuffer(payload)) ||
     accepts === undefined ||
     request.headers['x-no-compression'] !== undefined ||
-    reply.hasHeader('content-encoding')
+    (reply.hasHeader('content-encoding') && reply.getHeader('content-encoding') !== 'identity')
   )
     return done(null, payload);
   const bytes = Buffer.byteLength(payload);
@@ -88,8 +90,9 @@ function compressLargeResponse(
   if (encoding !== 'br' && encoding !== 'gzip') return done(null, payload);
   const compressed = (err: Error | null, result: Buffer) => {
     if (err) return done(err);
-    const vary = reply.getHeader('vary');
-    void reply.header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding');
+    const vary = [reply.getHeader('vary') ?? []].flat().join(', ');
+    if (!/(^|,)\s*(accept-encoding|\*)\s*(,|$)/i.test(vary))
+      void reply.header('vary', vary ? `${vary}, accept-encoding` : 'accept-encoding');
     void reply.header('content-encoding', encoding);
     reply.removeHeader('content-length');
     done(null, result);

@@ -315,6 +315,32 @@ describe('prefetch', () => {
     now.mockRestore();
   });
 
+  it("is stopped by the page's abort, and dropped by any change", async () => {
+    storeSession(member, 'stored-token');
+    const server = mockApi({
+      'GET /api/prefetched/e': { body: [5] },
+      'POST /api/things': { body: { ok: true } },
+    });
+    prefetch('/api/prefetched/e');
+    const controller = new AbortController();
+    const call = api.get('/api/prefetched/e', things, { signal: controller.signal });
+    controller.abort();
+    await call.catch(() => undefined);
+    const init = (vi.mocked(fetch).mock.calls[0]?.[1] ?? {}) as RequestInit;
+    expect(init.signal?.aborted).toBe(true);
+
+    prefetch('/api/prefetched/e');
+    await api.post('/api/things', okResponseSchema, {});
+    await api.get('/api/prefetched/e', things);
+    // prefetch, prefetch, POST, then the GET asks again: the prefetched answer was dropped.
+    expect(server.calls.map((c) => `${c.method} ${c.path}`)).toEqual([
+      'GET /api/prefetched/e',
+      'GET /api/prefetched/e',
+      'POST /api/things',
+      'GET /api/prefetched/e',
+    ]);
+  });
+
   it('reports a prefetched error answer as the call would have', async () => {
     storeSession(member, 'stored-token');
     mockApi({ 'GET /api/prefetched/d': jsonError(404, 'not_found', 'No such thing.') });

@@ -104,7 +104,10 @@ async function readJson(response: Response): Promise<unknown> {
 }
 
 /** GETs started ahead of the page that makes them (`prefetch`), by path. */
-const prefetched = new Map<string, { token: string; at: number; response: Promise<Response> }>();
+const prefetched = new Map<
+  string,
+  { token: string; at: number; response: Promise<Response>; controller: AbortController }
+>();
 /** A prefetched answer older than this is not used: the page asks again. */
 export const PREFETCH_MAX_AGE_MS = 10_000;
 
@@ -117,25 +120,46 @@ const authHeaders = (token: string | null): Record<string, string> =>
  * Starts a GET that the page being opened is about to make, so it runs while the page's code
  * downloads rather than after. The page's own call (`apiRequest`, the same path) then takes this
  * answer instead of asking again: once, for the same signed-in session, within
- * PREFETCH_MAX_AGE_MS. Signed out, nothing is fetched.
+ * PREFETCH_MAX_AGE_MS, and only while nothing has been changed since (any other call than a
+ * GET drops every prefetched answer). The page's abort signal reaches it too. Signed out,
+ * nothing is fetched.
  */
 export function prefetch(path: string): void {
   const token = getToken();
   const pending = prefetched.get(path);
   if (!token || (pending && Date.now() - pending.at < PREFETCH_MAX_AGE_MS)) return;
-  const response = fetch(path, { headers: authHeaders(token), credentials: 'same-origin' });
+  const controller = new AbortController();
+  const response = fetch(path, {
+    headers: authHeaders(token),
+    credentials: 'same-origin',
+    signal: controller.signal,
+  });
   // A failure is the page's to report when it takes the answer; unused, it is dropped.
   response.catch(() => undefined);
-  prefetched.set(path, { token, at: Date.now(), response });
+  prefetched.set(path, { token, at: Date.now(), response, controller });
 }
 
-function takePrefetched(path: string, token: string | null): Promise<Response> | null {
+/** Forgets (and stops) every prefetched answer: something changed, they may be stale. */
+function dropPrefetched(): void {
+  for (const entry of prefetched.values()) entry.controller.abort();
+  prefetched.clear();
+}
+
+function takePrefetched(
+  path: string,
+  token: string | null,
+  signal: AbortSignal | undefined,
+): Promise<Response> | null {
   const entry = prefetched.get(path);
   if (!entry) return null;
   prefetched.delete(path);
-  return entry.token === token && Date.now() - entry.at < PREFETCH_MAX_AGE_MS
-    ? entry.response
-    : null;
+  if (entry.token !== token || Date.now() - entry.at >= PREFETCH_MAX_AGE_MS) {
+    entry.controller.abort();
+    return null;
+  }
+  if (signal?.aborted) entry.controller.abort();
+  else signal?.addEventListener('abort', () => entry.controller.abort(), { once: true });
+  return entry.response;
 }
 
 /**
@@ -153,9 +177,10 @@ export async function apiRequest<T>(
   const headers = authHeaders(token);
   if (body !== undefined) headers['Content-Type'] = 'application/json';
 
+  if (method !== 'GET') dropPrefetched();
   let response: Response;
   try {
-    response = await ((method === 'GET' ? takePrefetched(path, token) : null) ??
+    response = await ((method === 'GET' ? takePrefetched(path, token, options.signal) : null) ??
       fetch(path, {
         method,
         headers,
@@ -210,6 +235,7 @@ export function uploadMultipart<T>(
   options: UploadOptions = {},
 ): Promise<T> {
   const token = getToken();
+  dropPrefetched();
   return new Promise<T>((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(new ApiError(0, 'aborted', 'The upload was cancelled.'));

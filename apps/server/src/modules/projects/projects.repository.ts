@@ -155,7 +155,6 @@ export async function findLastUploads(
     .execute();
 }
 
-/** Rows of the all-projects table: only the columns it shows. */
 /**
  * The rows of the all-projects table as the JSON text the API answers, written by the database:
  * `[[id, name, location, updatedAt, uploadsCount, "Firstname Lastname"], …]`, newest activity
