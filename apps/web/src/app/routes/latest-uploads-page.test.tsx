@@ -35,9 +35,11 @@ describe('latest uploads', () => {
     expect(tiles[2]).toHaveAccessibleName('Untitled photo 12 days ago');
 
     const image = within(tiles[0] as HTMLElement).getByRole('img', { name: 'Crane lift' });
-    // The small preview, not the formatted image, and only when it nears the screen.
+    // The small preview, not the formatted image; the first row's load at once, the first
+    // ahead of other images (tile-image.ts).
     expect(image).toHaveAttribute('src', '/media/preview-3.webp?sig=abc');
-    expect(image).toHaveAttribute('loading', 'lazy');
+    expect(image).toHaveAttribute('loading', 'eager');
+    expect(image).toHaveAttribute('fetchpriority', 'high');
   });
 
   it('offers UPLOAD when there are no uploads yet', async () => {

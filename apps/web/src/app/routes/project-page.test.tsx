@@ -213,7 +213,8 @@ describe('/project/{id}', () => {
     expect(add).toHaveAttribute('href', '/uploader/7/create');
     const image = await within(uploads).findByRole('img', { name: 'Footings north' });
     expect(image).toHaveAttribute('src', '/media/p31.webp');
-    expect(image).toHaveAttribute('loading', 'lazy');
+    // The first photo of the grid (after the Add tile) loads at once (tile-image.ts).
+    expect(image).toHaveAttribute('loading', 'eager');
     expect(image.closest('a')).toHaveAttribute('href', '/upload/31');
     expect(screen.getByText('9 uploads')).toBeInTheDocument();
 
