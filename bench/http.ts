@@ -131,7 +131,7 @@ interface Seeded {
  * app starts on it (the same database and signing secret); then, up to `uploads`, copies of
  * those upload rows (same stored files, older dates), with the stored counts brought up to date.
  */
-export async function seed(dataDir: string, uploads: number): Promise<Seeded> {
+async function seed(dataDir: string, uploads: number): Promise<Seeded> {
   const config = loadConfig({
     NODE_ENV: 'production',
     DATA_DIR: dataDir,
