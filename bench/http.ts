@@ -288,7 +288,7 @@ interface Call {
   /**
    * The same call hand-written (bench/reference-server.ts): its paths there. Where even that
    * stays below a third of the target on this machine, the row's FAIL line is a third of what
-   * the hand-written server reaches instead (see `verdictAgainst`).
+   * the hand-written server reaches instead (`verdict` in bench/table.ts).
    */
   reference?: string[];
 }
