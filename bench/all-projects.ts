@@ -22,24 +22,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright';
-import { loadConfig } from '../apps/server/src/config.js';
 import { createDatabase, migrateToLatest } from '../apps/server/src/db/database.js';
 import { buildUser, DEFAULT_PASSWORD } from '../apps/server/test/factories.js';
-import { startServer, type Server } from './http.js';
+import { chromiumFlags, chromiumPath } from '../e2e/chromium.js';
+import { seedConfig, startAppProcess, type Server } from './http.js';
 import { isMain, median } from './measure.js';
 import { seedProjects } from './projects.js';
 import { hasBuild } from './web-bundle.js';
-
-/** The browser flags of this machine (see the brief): no sandbox, GPU, QUIC or background work. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 export interface AllProjectsOptions {
   projects: number;
@@ -59,13 +48,7 @@ export interface AllProjectsResult {
 }
 
 async function seed(dataDir: string, projects: number) {
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    SAMPLE_DATA: 'off',
-    LOG_LEVEL: 'silent',
-  });
-  const db = createDatabase(config.database);
+  const db = createDatabase(seedConfig(dataDir).database);
   try {
     await migrateToLatest(db);
     const viewer = await buildUser({ db }, { firstname: 'Bench', lastname: 'Viewer' });
@@ -107,21 +90,7 @@ export async function measureAllProjects(
   try {
     progress(`seeding ${options.projects.toLocaleString('en-US')} projects…`);
     const viewer = await seed(path.join(dir, 'data'), options.projects);
-    server = await startServer(
-      [],
-      ['--import', 'tsx', 'apps/server/src/main.ts'],
-      {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        NODE_ENV: 'production',
-        DATA_DIR: path.join(dir, 'data'),
-        SAMPLE_DATA: 'off',
-        HOST: '127.0.0.1',
-        PORT: '0',
-      },
-      path.join(dir, 'app.log'),
-      [/Server listening at http:\/\/127\.0\.0\.1:(\d+)/],
-    );
+    server = await startAppProcess([], path.join(dir, 'data'), path.join(dir, 'app.log'));
     const origin = `http://127.0.0.1:${server.port}`;
     const login = await fetch(`${origin}/api/auth/login`, {
       method: 'POST',
@@ -133,8 +102,8 @@ export async function measureAllProjects(
     const { token, ...user } = (await login.json()) as { token: string };
 
     browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
+      executablePath: chromiumPath,
+      args: chromiumFlags,
     });
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addInitScript(

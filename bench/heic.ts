@@ -12,7 +12,6 @@
  * and the median of the per-round ratios to the JPEG is reported. PHOTO_CORPUS_DIR (default
  * ../shared/fixtures/photos) must hold iphone-IMG_5195.heic.
  */
-import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -21,6 +20,7 @@ import { createImageProcessor } from '../apps/server/src/media/image-processor.j
 import { findHeifDecoder } from '../apps/server/src/media/heic-native.js';
 import { api, createTestContext, signedInUser } from '../apps/server/test/helpers.js';
 import { photoJpeg } from '../apps/server/test/images.js';
+import { uploadForm } from './uploads.js';
 import { median, time } from './measure.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 7);
@@ -28,22 +28,6 @@ const CALLS = 2;
 const corpusDir =
   process.env.PHOTO_CORPUS_DIR ?? path.resolve(import.meta.dirname, '../../shared/fixtures/photos');
 const heicFile = path.join(corpusDir, 'iphone-IMG_5195.heic');
-
-function multipart(file: Buffer, filename: string, projectId: number) {
-  const boundary = `----bench${randomBytes(8).toString('hex')}`;
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n` +
-        'Content-Type: application/octet-stream\r\n\r\n',
-    ),
-    file,
-    Buffer.from(
-      `\r\n--${boundary}\r\nContent-Disposition: form-data; name="createUploadDto"\r\n\r\n` +
-        `${JSON.stringify({ name: '', description: '', projectId })}\r\n--${boundary}--\r\n`,
-    ),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 async function uploader(heicDecoder: 'native' | 'wasm') {
   const ctx = await createTestContext({ HEIC_DECODER: heicDecoder });
@@ -56,7 +40,7 @@ async function uploader(heicDecoder: 'native' | 'wasm') {
   });
   const projectId = project.json<{ id: number }>().id;
   const upload = (file: Buffer, name: string) => {
-    const body = multipart(file, name, projectId);
+    const body = uploadForm(file, name, 'application/octet-stream', projectId);
     return async () => {
       const res = await api(ctx, {
         method: 'POST',

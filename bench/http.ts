@@ -132,12 +132,7 @@ interface Seeded {
  * those upload rows (same stored files, older dates), with the stored counts brought up to date.
  */
 async function seed(dataDir: string, uploads: number): Promise<Seeded> {
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    SAMPLE_DATA: 'off',
-    LOG_LEVEL: 'silent',
-  });
+  const config = seedConfig(dataDir);
   const db = createDatabase(config.database);
   const storage = createStorage(config);
   const images = createImageProcessor({
@@ -200,6 +195,16 @@ async function copyUploads(db: Database, seeded: number, total: number): Promise
     (select count(*) from uploads where uploads.creator_id = users.id)`.execute(db);
 }
 
+/** The app's configuration for `dataDir` as the benches seed it, before the app starts on it. */
+export function seedConfig(dataDir: string) {
+  return loadConfig({
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    SAMPLE_DATA: 'off',
+    LOG_LEVEL: 'silent',
+  });
+}
+
 export interface Server {
   port: number;
   process: ChildProcess;
@@ -210,7 +215,7 @@ export interface Server {
  * Starts `args` (after the pinning prefix) with stdout and stderr to `logFile`, and waits until
  * every pattern has appeared in it; the first match group of the first pattern is the port.
  */
-export async function startServer(
+async function startServer(
   prefix: string[],
   args: string[],
   env: NodeJS.ProcessEnv,
@@ -319,6 +324,37 @@ export interface HttpResult {
   notes: string[];
 }
 
+/**
+ * The app (`apps/server/src/main.ts`) as its own process on `dataDir`, production mode, no
+ * sample workspace, a free port on loopback, the default log level; started once it listens
+ * (and every pattern of `waitFor` has appeared in its log).
+ */
+export function startAppProcess(
+  prefix: string[],
+  dataDir: string,
+  logFile: string,
+  nodeArgs: string[] = [],
+  waitFor: RegExp[] = [],
+): Promise<Server> {
+  // Only what the app needs: no LOG_LEVEL, DATABASE_URL or TEST_* from the caller's shell.
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    SAMPLE_DATA: 'off',
+    HOST: '127.0.0.1',
+    PORT: '0',
+  };
+  return startServer(
+    prefix,
+    [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'],
+    env,
+    logFile,
+    [/Server listening at http:\/\/127\.0\.0\.1:(\d+)/, ...waitFor],
+  );
+}
+
 interface RunningApp {
   server: Server;
   base: string;
@@ -336,25 +372,11 @@ async function startApp(
 ): Promise<RunningApp> {
   const seeded = await seed(dataDir, uploads);
   const profiling = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
-  // Only what the app needs: no LOG_LEVEL, DATABASE_URL or TEST_* from the caller's shell.
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    SAMPLE_DATA: 'off',
-    HOST: '127.0.0.1',
-    PORT: '0',
-  };
-  const server = await startServer(
-    pins.server,
-    [...profiling, '--import', 'tsx', 'apps/server/src/main.ts'],
-    env,
-    logFile,
-    // The gazetteer loads on CPU 0 right after listen; measuring before it is done would
-    // charge its seconds of CPU to the first calls.
-    [/Server listening at http:\/\/127\.0\.0\.1:(\d+)/, /place search (ready|could not)/],
-  );
+  // The gazetteer loads on CPU 0 right after listen; measuring before it is done would charge
+  // its seconds of CPU to the first calls.
+  const server = await startAppProcess(pins.server, dataDir, logFile, profiling, [
+    /place search (ready|could not)/,
+  ]);
   const base = `http://127.0.0.1:${server.port}`;
   const login = await fetch(`${base}/api/auth/login`, {
     method: 'POST',

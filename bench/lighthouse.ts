@@ -18,6 +18,7 @@ import type { LoginHints, LoginResponse, Upload } from '@sitelog/shared';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
+import { chromiumFlags, chromiumPath } from '../e2e/chromium.js';
 import { median } from './measure.js';
 
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
@@ -25,17 +26,7 @@ const SAMPLE_ADMIN = 'dana.whitfield@example.com';
 const HOME_TILES = 18;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = path.join(root, 'apps/web/dist');
-// Debian's Chromium, kept off the network: no updates, sync or QUIC probes during a run.
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+const CHROME_FLAGS = ['--headless=new', ...chromiumFlags];
 
 if (!existsSync(path.join(dist, 'index.html')))
   throw new Error('apps/web/dist has no index.html: run `npm run build` first.');
@@ -136,7 +127,7 @@ try {
     throw new Error(`Home would show ${latest.length} tiles, not ${HOME_TILES}.`);
 
   chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    chromePath: chromiumPath,
     chromeFlags: CHROME_FLAGS,
   });
   const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });

@@ -13,7 +13,6 @@
  * The machine is shared and noisy, so the median of the per-round ratios is reported.
  * `measureUploads` is also called by bench/run.ts (`npm run bench`), with fewer rounds in --quick.
  */
-import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -21,24 +20,15 @@ import sharp from 'sharp';
 import { api, createTestContext, signedInUser, testDialect } from '../apps/server/test/helpers.js';
 import { FORMATTED_MAX_EDGE } from '../apps/server/src/media/image-processor.js';
 import { photoJpeg } from '../apps/server/test/images.js';
+import { dtoPart, filePart, multipartBody } from '../apps/server/test/uploads.js';
 import { compare, isMain, median, type Comparison } from './measure.js';
 
 /** The multipart body the web app sends: the file first, then the JSON part. */
-function multipart(file: Buffer, projectId: number) {
-  const boundary = `----bench${randomBytes(8).toString('hex')}`;
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="IMG_0001.jpg"\r\n` +
-        'Content-Type: image/jpeg\r\n\r\n',
-    ),
-    file,
-    Buffer.from(
-      `\r\n--${boundary}\r\nContent-Disposition: form-data; name="createUploadDto"\r\n\r\n` +
-        `${JSON.stringify({ name: '', description: '', projectId })}\r\n--${boundary}--\r\n`,
-    ),
+export const uploadForm = (file: Buffer, filename: string, type: string, projectId: number) =>
+  multipartBody([
+    filePart(file, filename, type),
+    dtoPart({ name: '', description: '', projectId }),
   ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 export interface UploadOptions {
   /** Interleaved rounds and calls per round of upload against bare resize. */
@@ -80,7 +70,7 @@ export async function measureUploads(options: UploadOptions): Promise<UploadResu
     const jpeg = await photoJpeg(4000, 3000, 90);
     const file = path.join(ctx.dataDir, 'photo-12mp.jpg');
     writeFileSync(file, jpeg);
-    const body = multipart(jpeg, projectId);
+    const body = uploadForm(jpeg, 'IMG_0001.jpg', 'image/jpeg', projectId);
     notes.push(`12 MP JPEG: ${(jpeg.length / 1e6).toFixed(1)} MB`);
 
     const upload = async () => {

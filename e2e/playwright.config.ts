@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumFlags, chromiumPath } from './chromium.js';
 
 /**
  * A port no other process holds right now, asked of the OS (port 0) by a short child process:
@@ -19,22 +20,9 @@ process.env.E2E_PORT ??= String(freePort());
 const port = Number(process.env.E2E_PORT);
 /** Playwright's JSON report, which `npm test` reads to list flaky and skipped tests. */
 const jsonReport = process.env.E2E_JSON_REPORT ?? './.artifacts/report.json';
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 // Debian's Chromium (no browser download); flags keep it off the closed network.
-const launchOptions = {
-  executablePath: chromium,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-dev-shm-usage',
-  ],
-};
+const launchOptions = { executablePath: chromiumPath, args: chromiumFlags };
 
 export default defineConfig({
   testDir: '.',
