@@ -321,7 +321,8 @@ describe('sessions', () => {
     expect(await isSessionLive(ctx, row.id)).toBe(false);
   });
 
-  it('slides the idle window on use', async () => {
+  /** A signed-in user whose session was last seen 10 minutes ago, and that moment. */
+  async function staleSession() {
     const user = await signedInUser(ctx);
     const stale = new Date(Date.now() - 10 * 60_000).toISOString();
     await ctx.db
@@ -329,33 +330,30 @@ describe('sessions', () => {
       .set({ last_seen_at: stale })
       .where('user_id', '=', user.id)
       .execute();
+    const lastSeen = async () =>
+      (
+        await ctx.db
+          .selectFrom('sessions')
+          .select('last_seen_at')
+          .where('user_id', '=', user.id)
+          .executeTakeFirstOrThrow()
+      ).last_seen_at;
+    return { user, stale, lastSeen };
+  }
+
+  it('slides the idle window on use', async () => {
+    const { user, stale, lastSeen } = await staleSession();
     expect(
       (await api(ctx, { method: 'GET', url: '/api/auth/me', token: user.token })).statusCode,
     ).toBe(200);
-    const row = await ctx.db
-      .selectFrom('sessions')
-      .select('last_seen_at')
-      .where('user_id', '=', user.id)
-      .executeTakeFirstOrThrow();
-    expect(Date.parse(row.last_seen_at)).toBeGreaterThan(Date.parse(stale));
+    expect(Date.parse(await lastSeen())).toBeGreaterThan(Date.parse(stale));
   });
 
   it('neither reads nor extends a session from a token sent to a public route', async () => {
-    const user = await signedInUser(ctx);
-    const stale = new Date(Date.now() - 10 * 60_000).toISOString();
-    await ctx.db
-      .updateTable('sessions')
-      .set({ last_seen_at: stale })
-      .where('user_id', '=', user.id)
-      .execute();
+    const { user, stale, lastSeen } = await staleSession();
     for (const url of ['/api/health', '/api/config', '/api/auth/hints'])
       expect((await api(ctx, { method: 'GET', url, token: user.token })).statusCode, url).toBe(200);
-    const row = await ctx.db
-      .selectFrom('sessions')
-      .select('last_seen_at')
-      .where('user_id', '=', user.id)
-      .executeTakeFirstOrThrow();
-    expect(row.last_seen_at).toBe(stale);
+    expect(await lastSeen()).toBe(stale);
   });
 });
 
