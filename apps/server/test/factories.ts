@@ -117,7 +117,8 @@ export interface UploadOverrides {
   createdAt?: string;
   /** The photo; a small JPEG with camera EXIF unless given. */
   file?: Buffer;
-  filename?: string;
+  /** The uploader's idempotency key; none unless given. */
+  clientId?: string;
 }
 
 let defaultPhoto: Promise<Buffer> | null = null;
@@ -148,12 +149,12 @@ export async function buildUpload(
     return await storeUpload(ctx, {
       filePath,
       bytes: file.length,
-      filename: overrides.filename ?? 'photo.jpg',
       name: overrides.name ?? `upload ${seq}`,
       description: overrides.description ?? '',
       projectId,
       creatorId,
       createdAt: overrides.createdAt,
+      clientId: overrides.clientId,
     });
   } finally {
     await rm(filePath, { force: true });

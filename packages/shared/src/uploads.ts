@@ -31,11 +31,24 @@ export const uploadSchema = z.object({
 export type Upload = z.infer<typeof uploadSchema>;
 export const uploadListSchema = z.array(uploadSchema);
 
-/** The JSON text part `createUploadDto` of the multipart autoupload call. */
+/** How an upload's idempotency key is spelled: 8–64 letters, digits, `-` or `_` (a UUID fits). */
+export const UPLOAD_CLIENT_ID = /^[A-Za-z0-9_-]{8,64}$/;
+const CLIENT_ID_HELP =
+  'clientId must be 8 to 64 letters, digits, "-" or "_" (e.g. a UUID), or left out.';
+
+/**
+ * The JSON text part `createUploadDto` of the multipart autoupload call. `clientId` is the
+ * optional idempotency key of one photo, chosen by the client and unique per uploader: a repeat
+ * with a key the same member already used answers that upload instead of storing another.
+ */
 export const createUploadDtoSchema = z.object({
   name: optionalLineText('Name', limits.uploadNameMax).optional().default(''),
   description: optionalText('Description', limits.descriptionMax).optional().default(''),
   projectId: idParam,
+  clientId: z
+    .string({ error: CLIENT_ID_HELP })
+    .regex(UPLOAD_CLIENT_ID, { error: CLIENT_ID_HELP })
+    .optional(),
 });
 export type CreateUploadDto = z.input<typeof createUploadDtoSchema>;
 

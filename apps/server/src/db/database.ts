@@ -17,6 +17,7 @@ import * as m01 from './migrations/2026-11-22-01-users-sessions.js';
 import * as m02 from './migrations/2026-11-22-02-projects-uploads.js';
 import * as m03 from './migrations/2026-11-22-03-upload-media-key-indexes.js';
 import * as m04 from './migrations/2026-11-23-01-login-limits.js';
+import * as m05 from './migrations/2026-11-23-02-upload-client-ids.js';
 import type { DB } from './schema.js';
 import { withStatementCache } from './sqlite-statements.js';
 
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-02-projects-uploads': m02,
   '2026-11-22-03-upload-media-key-indexes': m03,
   '2026-11-23-01-login-limits': m04,
+  '2026-11-23-02-upload-client-ids': m05,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -88,6 +88,8 @@ export interface UploadsTable {
   latitude: number | null;
   longitude: number | null;
   camera: string | null;
+  /** The client's idempotency key (`clientId`); unique per creator, null when none was sent. */
+  client_id: string | null;
 }
 
 export interface DB {

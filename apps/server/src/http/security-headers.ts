@@ -33,6 +33,9 @@ export function pageCsp(config: Config): string {
     `img-src ${imgSources.join(' ')}`,
     "font-src 'self' data:",
     `connect-src ${connectSources.join(' ')}`,
+    // The service worker (/sw.js) and the web app manifest, both from the app's own origin.
+    "worker-src 'self'",
+    "manifest-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

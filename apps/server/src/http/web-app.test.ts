@@ -13,6 +13,8 @@ beforeAll(async () => {
   mkdirSync(path.join(dist, 'assets'));
   writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Sitelog</title>');
   writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+  writeFileSync(path.join(dist, 'sw.js'), 'self.addEventListener("fetch", () => {});');
+  writeFileSync(path.join(dist, 'manifest.webmanifest'), '{"name":"Sitelog"}');
   // A script large enough to be worth compressing.
   writeFileSync(
     path.join(dist, 'assets', 'big-abc123.js'),
@@ -51,6 +53,29 @@ describe('serving the web app', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(res.rawPayload).toString()).toContain('export const value399');
+  });
+
+  it('serves the service worker as a script that is revalidated on every update check', async () => {
+    const res = await api(ctx, { method: 'GET', url: '/sw.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+    // A cached worker script would keep an old build installed.
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.body).toContain('addEventListener');
+  });
+
+  it('serves the web app manifest with its own type', async () => {
+    const res = await api(ctx, { method: 'GET', url: '/manifest.webmanifest' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('lets the page register its service worker and read its manifest', async () => {
+    const res = await api(ctx, { method: 'GET', url: '/' });
+    const csp = res.headers['content-security-policy'];
+    expect(csp).toContain("worker-src 'self'");
+    expect(csp).toContain("manifest-src 'self'");
   });
 
   it('answers a missing asset with 404, not the page', async () => {

@@ -228,6 +228,7 @@ describe('image processor: metadata', () => {
     const result = await processBytes(await quadrantImage(50, 50).png().toBuffer());
     expect(result.meta).toEqual({
       capturedAt: null,
+      capturedLocal: null,
       latitude: null,
       longitude: null,
       camera: null,
@@ -237,6 +238,7 @@ describe('image processor: metadata', () => {
   it('keeps the wall-clock capture time, with no zone, when the photo recorded no offset', async () => {
     const result = await processBytes(await jpegWithExif(null));
     expect(result.meta.capturedAt).toBe('2024-05-06T07:08:09');
+    expect(result.meta.capturedLocal).toBe('2024-05-06T07:08:09');
   });
 });
 

@@ -17,6 +17,8 @@ describe('photo metadata', () => {
     writeFileSync(file, await jpegWithExif());
     expect(await readPhotoMeta(file)).toEqual({
       capturedAt: '2024-05-05T21:08:09.000Z',
+      // The camera's clock said 07:08 (+10:00).
+      capturedLocal: '2024-05-06T07:08:09',
       latitude: expect.closeTo(-33.85875, 5) as number,
       longitude: expect.closeTo(151.21111, 4) as number,
       camera: 'Sitelog Cam 1',
@@ -28,6 +30,7 @@ describe('photo metadata', () => {
     writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe1]), Buffer.alloc(64)]));
     expect(await readPhotoMeta(file)).toEqual({
       capturedAt: null,
+      capturedLocal: null,
       latitude: null,
       longitude: null,
       camera: null,

@@ -9,6 +9,12 @@ export interface PhotoMeta {
    * without a zone designator ("2024-05-06T07:08:09"), since its zone is unknown.
    */
   capturedAt: string | null;
+  /**
+   * The same moment on the camera's own clock, as a local date-time without a zone designator
+   * ("2024-05-06T07:08:09"), whether or not the camera recorded its offset; null when
+   * `capturedAt` is. What a person on site read on their watch (the default upload name uses it).
+   */
+  capturedLocal: string | null;
   latitude: number | null;
   longitude: number | null;
   /** "Make Model", without the make repeated ("Canon EOS 40D", "Apple iPhone 11 Pro Max"). */
@@ -28,7 +34,19 @@ const EXIF_TAGS = [
   'GPSLongitudeRef',
 ];
 
-const NO_META: PhotoMeta = { capturedAt: null, latitude: null, longitude: null, camera: null };
+const NO_META: PhotoMeta = {
+  capturedAt: null,
+  capturedLocal: null,
+  latitude: null,
+  longitude: null,
+  camera: null,
+};
+
+/** A capture time both ways: as `capturedAt` and as `capturedLocal` (see PhotoMeta). */
+interface ExifTime {
+  iso: string;
+  wallClock: string;
+}
 
 /**
  * An EXIF date-time ("2021:04:11 15:47:53") as ISO 8601, or null when malformed or impossible.
@@ -37,6 +55,11 @@ const NO_META: PhotoMeta = { capturedAt: null, latitude: null, longitude: null, 
  * date-time with no zone designator ("2021-04-11T15:47:53"): shown as-is, never shifted.
  */
 export function exifDateToIso(value: unknown, offset: unknown): string | null {
+  return exifTime(value, offset)?.iso ?? null;
+}
+
+/** An EXIF date-time as in `exifDateToIso`, with the camera's wall-clock time beside it. */
+function exifTime(value: unknown, offset: unknown): ExifTime | null {
   if (typeof value !== 'string') return null;
   const m = /^(\d{4}):(\d{2}):(\d{2})[ T](\d{2}):(\d{2}):(\d{2})/.exec(value.trim());
   if (!m) return null;
@@ -52,9 +75,10 @@ export function exifDateToIso(value: unknown, offset: unknown): string | null {
     return null;
   const wallClock = Date.UTC(year, month - 1, day, hour, minute, second);
   if (new Date(wallClock).getUTCDate() !== day) return null;
+  const local = new Date(wallClock).toISOString().slice(0, 19);
   const offsetMinutes = utcOffsetMinutes(offset);
-  if (offsetMinutes === null) return new Date(wallClock).toISOString().slice(0, 19);
-  return new Date(wallClock - offsetMinutes * 60_000).toISOString();
+  if (offsetMinutes === null) return { iso: local, wallClock: local };
+  return { iso: new Date(wallClock - offsetMinutes * 60_000).toISOString(), wallClock: local };
 }
 
 /** EXIF OffsetTime* ("+10:00", "-05:30") in minutes east of UTC; null when absent or invalid. */
@@ -107,9 +131,9 @@ export async function readPhotoMeta(filePath: string): Promise<PhotoMeta> {
   }
   if (typeof tags !== 'object' || tags === null) return NO_META;
   const t = tags as Record<string, unknown>;
-  const capturedAt =
-    exifDateToIso(t.DateTimeOriginal, t.OffsetTimeOriginal) ??
-    exifDateToIso(t.CreateDate, t.OffsetTimeDigitized);
+  const captured =
+    exifTime(t.DateTimeOriginal, t.OffsetTimeOriginal) ??
+    exifTime(t.CreateDate, t.OffsetTimeDigitized);
   let latitude = coordinate(t.latitude, 90);
   let longitude = coordinate(t.longitude, 180);
   // 0,0 is what receivers write without a fix; nobody photographs a building site there.
@@ -117,5 +141,11 @@ export async function readPhotoMeta(filePath: string): Promise<PhotoMeta> {
     latitude = null;
     longitude = null;
   }
-  return { capturedAt, latitude, longitude, camera: cameraName(t.Make, t.Model) };
+  return {
+    capturedAt: captured?.iso ?? null,
+    capturedLocal: captured?.wallClock ?? null,
+    latitude,
+    longitude,
+    camera: cameraName(t.Make, t.Model),
+  };
 }

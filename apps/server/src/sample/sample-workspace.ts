@@ -321,7 +321,6 @@ async function seedSamplePhotos(
           await storeUpload(deps, {
             filePath,
             bytes: jpeg.length,
-            filename: `${photo.name}.jpg`,
             name: photo.name,
             description: photo.description,
             projectId,

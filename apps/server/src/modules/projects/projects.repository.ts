@@ -181,7 +181,7 @@ export async function listProjectRowsJson(db: Database): Promise<string> {
 export function findProjectOwner(db: Database, id: number) {
   return db
     .selectFrom('projects')
-    .select(['id', 'creator_id', 'archived_at'])
+    .select(['id', 'creator_id', 'archived_at', 'name'])
     .where('id', '=', id)
     .executeTakeFirst();
 }

@@ -175,12 +175,17 @@ export async function setMark(
 }
 
 /**
- * For the uploads module: the project an upload may be added to (exists, not archived), or 404.
+ * For the uploads module: the project an upload may be added to (exists, not archived), or 404;
+ * answers its name (a photo sent without a name is named after it).
  */
-export async function assertProjectOpen(deps: Pick<ProjectsDeps, 'db'>, id: number): Promise<void> {
+export async function assertProjectOpen(
+  deps: Pick<ProjectsDeps, 'db'>,
+  id: number,
+): Promise<{ name: string }> {
   const owner = await repo.findProjectOwner(deps.db, id);
   if (!owner) throw notFound('Project');
   if (owner.archived_at !== null) throw forbidden('This project is archived; uploads are closed.');
+  return { name: owner.name };
 }
 
 /** What happened to an upload, as far as the stored counts care. */

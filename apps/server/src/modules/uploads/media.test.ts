@@ -123,7 +123,8 @@ describe('GET /media/*', () => {
     const png = await quadrantImage(40, 30).png().toBuffer();
     const pngUpload = await uploadPhoto(ctx, alice.token, project.id, {
       file: png,
-      filename: 'plan.png',
+      filename: 'ignored.png',
+      name: 'plan',
     });
     const res = await fetchMedia(pngUpload.originalLink);
     expect(res.headers['content-type']).toBe('image/png');

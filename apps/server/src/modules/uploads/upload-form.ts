@@ -15,14 +15,20 @@ export type UploadDto = z.output<typeof createUploadDtoSchema>;
 
 export interface UploadForm {
   dto: UploadDto;
-  /** The streamed file; the caller removes it (`removeFile`) when done. */
-  file: { path: string; bytes: number; filename: string };
+  /**
+   * The streamed file; the caller removes it (`removeFile`) when done. The client's file name is
+   * not kept: nothing is named after it.
+   */
+  file: { path: string; bytes: number };
 }
 
 export interface ReadUploadFormOptions {
   tempDir: string;
   maxBytes: number;
-  /** Runs as soon as the JSON part is parsed (e.g. the project check), before more is read. */
+  /**
+   * Runs as soon as the JSON part is parsed (e.g. the project check, the idempotency key's
+   * lookup), before more is read.
+   */
   onDto: (dto: UploadDto) => Promise<void>;
   /**
    * Aborted when the body stops arriving: reading stops at once, the partial file is removed and
@@ -186,7 +192,7 @@ export async function readUploadForm(
         } finally {
           stalled?.removeEventListener('abort', closeFile);
         }
-        file = { ...saved, filename: part.filename };
+        file = saved;
         // The parser stops a file at the limit and flags it instead of failing the stream.
         if (part.file.truncated) throw fileTooLarge(options.maxBytes);
       } else if (part.fieldname === DTO_PART) {

@@ -38,6 +38,9 @@ afterAll(async () => ctx?.close());
 const getProject = async (id: number, token = alice.token) =>
   (await api(ctx, { method: 'GET', url: `/api/project/id/${id}`, token })).json<Project>();
 
+/** "YYYY-MM-DD HH:MM" of an ISO instant, in UTC (a default name without a capture time). */
+const utcMinute = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+
 /** A time before anything this file writes: a change made now is dated after it, always. */
 const LONG_AGO = '2001-01-01T00:00:00.000Z';
 
@@ -109,20 +112,28 @@ describe('POST /api/upload/autoupload', () => {
     ]);
     expect(res.statusCode, res.body).toBe(200);
     const upload = res.json<Upload>();
-    expect(upload).toMatchObject({ name: 'IMG_0042', description: '', capturedAt: null });
+    expect(upload).toMatchObject({
+      name: `Riverside Block C · ${utcMinute(upload.createdAt)} UTC`,
+      description: '',
+      capturedAt: null,
+    });
     expect(upload.latitude).toBeNull();
     expect(upload.camera).toBeNull();
     expect(upload.originalLink).toContain('/original.png?');
   });
 
-  it('names a photo "Photo <date>" when neither the form nor the file name gives a name', async () => {
-    const withExif = await uploadPhoto(ctx, alice.token, project.id, { filename: '.jpg' });
-    expect(withExif.name).toBe('Photo 2024-05-05');
+  it('names a photo sent without a name after its project and capture time, never its file', async () => {
+    // Taken at 07:08 on the camera's clock (+10:00), which is 21:08 the day before in UTC.
+    const withExif = await uploadPhoto(ctx, alice.token, project.id, { filename: 'IMG_5195.JPG' });
+    expect(withExif.capturedAt).toBe('2024-05-05T21:08:09.000Z');
+    expect(withExif.name).toBe('Riverside Block C · 07:08');
+    // No capture time: the upload time, in UTC with its date.
     const plain = await uploadPhoto(ctx, alice.token, project.id, {
       file: await photoJpeg(40, 30),
-      filename: '',
+      filename: 'IMG_5196.JPG',
     });
-    expect(plain.name).toBe(`Photo ${plain.createdAt.slice(0, 10)}`);
+    expect(plain.capturedAt).toBeNull();
+    expect(plain.name).toBe(`Riverside Block C · ${utcMinute(plain.createdAt)} UTC`);
   });
 
   it('answers a capture time without a recorded offset as the wall-clock time, with no zone', async () => {
@@ -131,8 +142,8 @@ describe('POST /api/upload/autoupload', () => {
       filename: '',
     });
     expect(upload.capturedAt).toBe('2024-05-06T07:08:09');
-    // The default name takes the camera's own date, not a shifted one.
-    expect(upload.name).toBe('Photo 2024-05-06');
+    // The default name takes the camera's own time, not a shifted one.
+    expect(upload.name).toBe('Riverside Block C · 07:08');
     const again = await api(ctx, {
       method: 'GET',
       url: `/api/upload/full/${upload.id}`,
@@ -143,14 +154,9 @@ describe('POST /api/upload/autoupload', () => {
 
   it('treats path-like file names as names only: keys are the server’s own', async () => {
     const before = await storedKeys(ctx);
-    for (const [filename, expected] of [
-      ['../../x.jpg', 'x'],
-      ['..\\..\\windows\\evil.jpg', 'evil'],
-      ['/etc/passwd', 'passwd'],
-      ['..', null],
-    ] as const) {
+    for (const filename of ['../../x.jpg', '..\\..\\windows\\evil.jpg', '/etc/passwd', '..']) {
       const upload = await uploadPhoto(ctx, alice.token, project.id, { filename });
-      expect(upload.name).toBe(expected ?? 'Photo 2024-05-05');
+      expect(upload.name).toBe('Riverside Block C · 07:08');
     }
     const added = (await storedKeys(ctx)).filter((k) => !before.includes(k));
     expect(added).toHaveLength(12);
@@ -455,7 +461,7 @@ describe('storeUpload when a later step fails', () => {
     const file = path.join(ctx.dataDir, `input-${Date.now()}.jpg`);
     const jpeg = await jpegWithExif();
     writeFileSync(file, jpeg);
-    return { filePath: file, bytes: jpeg.length, filename: 'x.jpg', name: '', description: '' };
+    return { filePath: file, bytes: jpeg.length, name: '', description: '' };
   }
 
   it('removes the stored files when the row cannot be inserted', async () => {

@@ -137,6 +137,17 @@ export async function insertUpload(db: Database, row: NewUploadRow): Promise<num
   return inserted.id;
 }
 
+/**
+ * The upload `creatorId` sent with the idempotency key `clientId`, if any, in the shape every
+ * upload call answers (the unique `(creator_id, client_id)` index).
+ */
+export function findUploadByClientId(db: Database, creatorId: number, clientId: string) {
+  return selectUploads(db)
+    .where('uploads.creator_id', '=', creatorId)
+    .where('uploads.client_id', '=', clientId)
+    .executeTakeFirst();
+}
+
 /** What edit and delete need to authorize and to clean up. */
 export function findUploadForChange(db: Database, id: number) {
   return db

@@ -3,7 +3,7 @@ import type { FeedQuery, Upload, updateUploadRequestSchema } from '@sitelog/shar
 import { limits } from '@sitelog/shared';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
-import { nowIso, writeTransaction, type Database } from '../../db/database.js';
+import { isUniqueViolation, nowIso, writeTransaction, type Database } from '../../db/database.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { ImageProcessor } from '../../media/image-processor.js';
 import type { MediaLinks } from '../../media/links.js';
@@ -146,24 +146,47 @@ export async function listMemberUploads(
 
 // ---- create ----------------------------------------------------------------------------------
 
-// C0/C1 controls and bidi overrides: a file name must not reorder or hide text where it is shown.
-const UNSAFE_NAME_CHARS = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
+const NAME_SEPARATOR = ' · ';
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 /**
- * The name of an upload sent without one: the original file name without folders or extension
- * ("../../IMG_0042.JPG" → "IMG_0042"), cleaned and cut to the limit, or "Photo <date>" when the
- * file name says nothing.
+ * `text` cut to at most `max` UTF-16 code units (what the name's length check counts), at a
+ * grapheme boundary, so no emoji, surrogate pair or accent is split.
  */
-export function defaultUploadName(filename: string, date: string): string {
-  const base = filename.split(/[\\/]/).pop() ?? '';
-  const dot = base.lastIndexOf('.');
-  const stem = dot === -1 ? base : base.slice(0, dot);
-  const cleaned = [...stem.replace(/\s+/g, ' ').replace(UNSAFE_NAME_CHARS, '').trim()]
-    .slice(0, limits.uploadNameMax)
-    .join('')
-    .trim();
-  if (cleaned && !/^\.+$/.test(cleaned)) return cleaned;
-  return `Photo ${date.slice(0, 10)}`;
+function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let cut = '';
+  for (const { segment } of graphemes.segment(text)) {
+    if (cut.length + segment.length > max) break;
+    cut += segment;
+  }
+  return cut;
+}
+
+/**
+ * The name of an upload sent without one, never the camera's file name ("IMG_5195"): the
+ * project's name and the time the photo was taken on the camera's own clock ("Riverside Block C ·
+ * 14:32"), or, when the photo does not say, the upload time in UTC with its date ("Riverside
+ * Block C · 2026-01-02 03:04 UTC"). Within the name limit: a long project name is cut, never the
+ * time.
+ */
+export function defaultUploadName(
+  projectName: string,
+  /** The camera's wall-clock capture time, "YYYY-MM-DDTHH:MM:SS" (`PhotoMeta.capturedLocal`). */
+  capturedLocal: string | null,
+  /** When the upload was made, an ISO 8601 instant. */
+  uploadedAt: string,
+): string {
+  let time: string;
+  if (capturedLocal) {
+    time = capturedLocal.slice(11, 16);
+  } else {
+    const utc = new Date(uploadedAt).toISOString();
+    time = `${utc.slice(0, 10)} ${utc.slice(11, 16)} UTC`;
+  }
+  const room = limits.uploadNameMax - NAME_SEPARATOR.length - time.length;
+  const project = cutText(projectName.trim(), room).trimEnd();
+  return project ? `${project}${NAME_SEPARATOR}${time}` : time;
 }
 
 export interface NewUploadInput {
@@ -171,21 +194,25 @@ export interface NewUploadInput {
   filePath: string;
   /** Its size in bytes. */
   bytes: number;
-  /** The client's file name, only used for the default name. */
-  filename: string;
+  /** Empty for the default name (`defaultUploadName`). */
   name: string;
   description: string;
   projectId: number;
   creatorId: number;
   /** Creation time; now unless given (the sample workspace spreads its photos over weeks). */
   createdAt?: string;
+  /** The client's idempotency key (`createUploadDto.clientId`), unique per creator. */
+  clientId?: string | undefined;
 }
 
 /**
  * The pipeline after the file is on disk: decode and check it (type from the bytes, pixel
  * limit, EXIF), write preview, formatted image and original under fresh server-made keys, then
  * insert the row last, in one transaction with the project's and the member's counts. Any
- * failure removes every object written; the row never points at missing files.
+ * failure removes every object written; the row never points at missing files. When the row
+ * cannot be inserted because the creator already has an upload with `clientId` (a concurrent
+ * call with the same key committed first), the objects written are removed as well and that
+ * upload's id is answered: the counts moved once, with the winner's row.
  */
 export async function storeUpload(
   deps: Pick<UploadsDeps, 'db' | 'storage' | 'images'>,
@@ -220,11 +247,12 @@ export async function storeUpload(
   try {
     return await writeTransaction(deps.db, async (trx) => {
       // Checked again inside the transaction: the project may have been archived meanwhile.
-      await assertProjectOpen({ db: trx }, input.projectId);
+      const project = await assertProjectOpen({ db: trx }, input.projectId);
       const id = await repo.insertUpload(trx, {
         project_id: input.projectId,
         creator_id: input.creatorId,
-        name: input.name || defaultUploadName(input.filename, image.meta.capturedAt ?? createdAt),
+        client_id: input.clientId ?? null,
+        name: input.name || defaultUploadName(project.name, image.meta.capturedLocal, createdAt),
         description: input.description,
         created_at: createdAt,
         updated_at: createdAt,
@@ -252,6 +280,12 @@ export async function storeUpload(
     });
   } catch (err) {
     await removeAll();
+    if (input.clientId !== undefined && isUniqueViolation(err)) {
+      // Read after the rollback, outside the failed transaction (PostgreSQL refuses more
+      // statements in it); the winner has committed, as its row's index entry made us fail.
+      const winner = await repo.findUploadByClientId(deps.db, input.creatorId, input.clientId);
+      if (winner) return winner.id;
+    }
     throw err;
   }
 }
@@ -259,6 +293,11 @@ export async function storeUpload(
 /**
  * POST /api/upload/autoupload: reads the form (the project is checked as soon as the JSON part
  * arrives), runs the pipeline and answers the new upload. The temp file never outlives the call.
+ *
+ * Exactly once: when the form carries a `clientId` the viewer already used, the call answers that
+ * upload as the first call did (200, whatever project, name or file the repeat names) and stores
+ * nothing; the file streamed meanwhile is discarded. A repeat racing the first call loses at the
+ * unique index and answers the winner's upload too (`storeUpload`).
  */
 export async function createUploadFromForm(
   deps: UploadsDeps,
@@ -267,21 +306,31 @@ export async function createUploadFromForm(
   /** Aborted when the body stops arriving; its reason is what the call fails with. */
   stalled?: AbortSignal,
 ): Promise<Upload> {
+  // The upload an earlier call with the same key made, looked up as soon as the JSON part is in.
+  let earlier: repo.UploadDbRow | undefined;
   const form = await readUploadForm(parts, {
     tempDir: deps.config.uploads.tempDir,
     maxBytes: deps.config.uploads.maxBytes,
-    onDto: (dto) => assertProjectOpen(deps, dto.projectId),
+    onDto: async (dto) => {
+      if (dto.clientId !== undefined) {
+        earlier = await repo.findUploadByClientId(deps.db, viewer.id, dto.clientId);
+        // The key names the photo, which is stored: its project's state no longer matters.
+        if (earlier) return;
+      }
+      await assertProjectOpen(deps, dto.projectId);
+    },
     ...(stalled ? { stalled } : {}),
   });
   try {
+    if (earlier) return await toUpload(deps, earlier, viewer);
     const id = await storeUpload(deps, {
       filePath: form.file.path,
       bytes: form.file.bytes,
-      filename: form.file.filename,
       name: form.dto.name,
       description: form.dto.description,
       projectId: form.dto.projectId,
       creatorId: viewer.id,
+      clientId: form.dto.clientId,
     });
     return await getUpload(deps, id, viewer);
   } finally {
