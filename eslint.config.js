@@ -136,6 +136,19 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The service worker is typed with the worker's globals by its own tsconfig (the app's has
+    // the page's; TypeScript cannot hold both in one program).
+    files: ['apps/web/src/sw.ts'],
+    languageOptions: {
+      parserOptions: {
+        projectService: false,
+        project: './apps/web/tsconfig.sw.json',
+        tsconfigRootDir: import.meta.dirname,
+      },
+      globals: { ...globals.serviceworker },
+    },
+  },
   // Server layers, bottom up: config and db (and errors) < media < modules (route, service,
   // repository per domain; routes use the http helpers) < app, main, cli, sample. A layer imports
   // only from below it, and a module reaches another module's data through that module's

@@ -36,9 +36,9 @@ async function readUpload(request: APIRequestContext, account: Account, id: numb
   return (await res.json()) as Upload;
 }
 
-/** Chooses a file in the uploader through its "Choose file" control. */
+/** Chooses a file in the uploader through its "Choose photos" control. */
 async function chooseFile(page: Page, name: string, buffer: Buffer, mimeType = 'image/jpeg') {
-  await page.getByLabel('Choose file').setInputFiles({ name, mimeType, buffer });
+  await page.getByLabel('Choose photos').setInputFiles({ name, mimeType, buffer });
 }
 
 /** Slows the upload down (bytes per second) so the progress bar is seen moving. */
@@ -61,9 +61,9 @@ async function throttleUpload(page: Page, bytesPerSecond: number) {
   };
 }
 
-const uploadIdFrom = (url: string) => {
-  const match = /\/upload\/(\d+)\/edit\/batch$/.exec(new URL(url).pathname);
-  if (!match?.[1]) throw new Error(`not on a batch editor: ${url}`);
+const uploadIdFromLink = (href: string | null) => {
+  const match = /^\/upload\/(\d+)$/.exec(href ?? '');
+  if (!match?.[1]) throw new Error(`not a link to an upload: ${href}`);
   return Number(match[1]);
 };
 
@@ -87,36 +87,41 @@ test.describe('uploads', () => {
     const firstDescription = 'Checked before the pour.';
     await signIn(page, admin);
 
-    // 1. Choose a file: the upload starts at once and shows its progress.
+    // 1. Choose a photo: it shows at once as a tile and is sent in the background, with progress.
     await page.goto(`/uploader/${projectId}/create`);
-    await expect(page.getByRole('heading', { name: 'Upload photo' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Add photos' })).toBeVisible();
     await page.getByLabel('Name').fill(firstName);
     await page.getByLabel('Description').fill(firstDescription);
     const bigPhoto = await makeNoiseJpeg(1200, 900);
     const unthrottle = await throttleUpload(page, 400_000);
     await chooseFile(page, 'north-wall.jpg', bigPhoto);
-    const progress = page.getByRole('progressbar');
+    const visit = page.getByRole('list', { name: 'Photos of this visit' });
+    const progress = visit.getByRole('progressbar');
     await expect(progress).toBeVisible();
     await expect
       .poll(async () => Number(await progress.getAttribute('aria-valuenow')), { timeout: 15_000 })
       .toBeGreaterThan(0);
     await unthrottle();
+    const firstTile = visit.getByRole('listitem').filter({ hasText: firstName });
+    await expect(firstTile.getByText('Sent', { exact: true })).toBeVisible({ timeout: 30_000 });
+    const firstId = uploadIdFromLink(await firstTile.getByRole('link').getAttribute('href'));
 
-    // 2. The batch editor, with what was typed before choosing.
-    await expect(page).toHaveURL(/\/upload\/\d+\/edit\/batch$/, { timeout: 30_000 });
-    const firstId = uploadIdFrom(page.url());
-    await expect(page.getByRole('heading', { name: 'Photo uploaded' })).toBeVisible();
-    await expect(page.getByLabel('Name')).toHaveValue(firstName);
-    await expect(page.getByLabel('Description')).toHaveValue(firstDescription);
-    await expect(page.getByRole('img', { name: firstName })).toBeVisible();
-
-    // 3. ADD ANOTHER ONE, upload again, DONE.
-    await page.getByRole('button', { name: 'Add another one' }).click();
-    await expect(page).toHaveURL(new RegExp(`/uploader/${projectId}/create$`));
+    // 2. The camera stays ready: the next photo is one more choice on the same page.
     await chooseFile(page, 'second.jpg', await makeNoiseJpeg(640, 480));
-    await expect(page).toHaveURL(/\/upload\/\d+\/edit\/batch$/, { timeout: 30_000 });
-    const secondId = uploadIdFrom(page.url());
-    expect(secondId).not.toBe(firstId);
+    await expect(visit.getByRole('listitem')).toHaveCount(2);
+    await expect(visit.getByText('Sent', { exact: true })).toHaveCount(2, { timeout: 30_000 });
+    const hrefs = await visit
+      .getByRole('link')
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+    const secondId = hrefs.map(uploadIdFromLink).find((id) => id !== firstId)!;
+    expect(secondId).toBeGreaterThan(0);
+
+    // 3. The batch editor lists the visit, with what was typed before choosing; DONE.
+    await page.getByRole('link', { name: 'Name and describe' }).click();
+    await expect(page.getByRole('heading', { name: 'Name and describe' })).toBeVisible();
+    await expect(page.getByLabel('Name of photo 1')).toHaveValue(firstName);
+    await expect(page.getByLabel('Description of photo 1')).toHaveValue(firstDescription);
+    await expect(page.getByLabel('Name of photo 2')).toHaveValue(firstName);
     await page.getByRole('button', { name: 'Done' }).click();
 
     // 4. Both tiles on the project page and the first on Home. "today" is counted in the
@@ -190,9 +195,15 @@ test.describe('uploads', () => {
     await page.goto(`/uploader/${projectId}/create`);
     // A JPEG name and type on bytes that are not an image: the server decides from the bytes.
     await chooseFile(page, 'not-a-photo.jpg', Buffer.from('<?php echo "hi"; ?>'));
-    const alert = page.getByRole('alert');
-    await expect(alert).toContainText('Could not upload not-a-photo.jpg');
-    await expect(alert).not.toContainText('The server answered with an error');
+    const tile = page
+      .getByRole('list', { name: 'Photos of this visit' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Not accepted' });
+    await expect(tile).toBeVisible({ timeout: 20_000 });
+    await expect(tile).toContainText(/not .*image/i);
+    await expect(tile).not.toContainText('The server answered with an error');
+    await expect(tile.getByRole('button', { name: 'Retry not-a-photo.jpg' })).toBeVisible();
+    await expect(tile.getByRole('button', { name: 'Discard not-a-photo.jpg' })).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`/uploader/${projectId}/create$`));
   });
 

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
 
 const apiServer = 'http://127.0.0.1:3000';
@@ -40,8 +41,58 @@ function muiWithoutCssVariables(): Plugin {
   };
 }
 
+/** The password meter's word lists (~1.6 MB): a chunk of their own, left out of the precache. */
+const ZXCVBN_DICTIONARIES_CHUNK = 'zxcvbn-dictionaries';
+
+/*
+ * The installable app: the manifest, and the service worker built from src/sw.ts with the
+ * list of the build's files injected for precaching (README, design notes: "Installable app").
+ * main.tsx registers it in production builds only.
+ */
+const pwa = VitePWA({
+  strategies: 'injectManifest',
+  srcDir: 'src',
+  filename: 'sw.ts',
+  // Registered by main.tsx after the page has loaded, not by a script the plugin would add.
+  injectRegister: false,
+  manifest: {
+    id: '/',
+    name: 'Sitelog',
+    short_name: 'Sitelog',
+    description: 'Photo documentation for construction teams',
+    lang: 'en',
+    start_url: '/',
+    scope: '/',
+    display: 'standalone',
+    // The top bar's colour (app/theme.ts TOP_BAR_COLOR), as index.html's theme-color meta: the
+    // window's title bar keeps one colour from the splash screen to the loaded app.
+    theme_color: '#1C1917',
+    // The page's background (theme.ts background.default, index.html's body).
+    background_color: '#F5F5F4',
+    icons: [
+      { src: '/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: '/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: '/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  },
+  // The icons are files of the build, precached by the glob below (listing them again would add
+  // each twice).
+  includeManifestIcons: false,
+  injectManifest: {
+    // The app shell: the page, every script and style, the fonts (browsers with service workers
+    // all take woff2) and the icons. Nothing under /api or /media is a file of the build.
+    globPatterns: ['**/*.{html,js,css,woff2,svg,png}'],
+    // The password meter is advice and works only online anyway (a password change needs the
+    // server); its dictionaries would triple the precache.
+    globIgnores: [`assets/${ZXCVBN_DICTIONARIES_CHUNK}-*.js`],
+    // A classic worker, which every browser with service workers runs (module workers are
+    // newer); src/sw.ts and what it imports are bundled into this one file.
+    rollupFormat: 'iife',
+  },
+});
+
 export default defineConfig({
-  plugins: [react(), muiWithoutCssVariables()],
+  plugins: [react(), muiWithoutCssVariables(), pwa],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
@@ -66,6 +117,11 @@ export default defineConfig({
             {
               name: 'react',
               test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
+            },
+            // Named so the service worker's precache can leave it out (see `pwa`).
+            {
+              name: ZXCVBN_DICTIONARIES_CHUNK,
+              test: /node_modules[\\/]@zxcvbn-ts[\\/]language-/,
             },
           ],
         },

@@ -37,3 +37,14 @@ startTransition(() => {
     </StrictMode>,
   );
 });
+
+// The service worker (src/sw.ts: the app shell for offline use) in production builds only; in
+// development Vite serves source modules the worker has no list of. Registered once the page
+// has loaded, so its first install, which downloads the whole app, never competes with it.
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  window.addEventListener('load', () => {
+    navigator.serviceWorker.register('/sw.js').catch(() => {
+      // Without it the app works as before, online only.
+    });
+  });
+}

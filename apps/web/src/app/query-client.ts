@@ -1,5 +1,6 @@
-import { QueryClient } from '@tanstack/react-query';
+import { onlineManager, QueryClient } from '@tanstack/react-query';
 import { ApiError } from '@/lib/api-client';
+import { isOnline, subscribeToOnline } from '@/lib/use-online';
 
 const MAX_RETRIES = 2;
 
@@ -9,7 +10,21 @@ export function shouldRetry(failureCount: number, error: unknown): boolean {
   return failureCount < MAX_RETRIES;
 }
 
+/**
+ * Queries pause while the browser is offline and resume when it is back, from the start. By
+ * default TanStack Query assumes it is online until an `offline` event, so an app opened with no
+ * signal (from the service worker) would send every query and show each failure instead of the
+ * offline state. The same source as useOnline, so the screens and the queries agree.
+ */
+function followBrowserOnlineState(): void {
+  onlineManager.setEventListener((setOnline) => {
+    setOnline(isOnline());
+    return subscribeToOnline(() => setOnline(isOnline()));
+  });
+}
+
 export function createQueryClient(): QueryClient {
+  followBrowserOnlineState();
   return new QueryClient({
     defaultOptions: {
       queries: {

@@ -44,6 +44,12 @@ const UploadBatchEditPage = lazyPage(() =>
   import('./routes/upload-batch-edit-page').then((m) => m.UploadBatchEditPage),
 );
 const UploaderPage = lazyPage(() => import('./routes/uploader-page').then((m) => m.UploaderPage));
+const UploaderBatchPage = lazyPage(() =>
+  import('./routes/uploader-batch-page').then((m) => m.UploaderBatchPage),
+);
+const UploadQueuePage = lazyPage(() =>
+  import('./routes/upload-queue-page').then((m) => m.UploadQueuePage),
+);
 const ReportsPage = lazyPage(() => import('./routes/reports-page').then((m) => m.ReportsPage));
 const ReportCreatorPage = lazyPage(() =>
   import('./routes/report-creator-page').then((m) => m.ReportCreatorPage),
@@ -79,6 +85,8 @@ const memberRoutes: RouteObject[] = [
   { path: 'upload/:id/edit', element: <UploadEditPage /> },
   { path: 'upload/:id/edit/batch', element: <UploadBatchEditPage /> },
   { path: 'uploader/:id/create', element: <UploaderPage /> },
+  { path: 'uploader/:id/batch', element: <UploaderBatchPage /> },
+  { path: 'uploads/queue', element: <UploadQueuePage /> },
   { path: 'projects/archived', element: <ArchivedProjectsPage /> },
   { path: 'reports', element: <ReportsPage /> },
   { path: 'reports/create', element: <ReportCreatorPage /> },

@@ -8,6 +8,10 @@ export const paths = {
   uploadEditBatch: (id: number) => `/upload/${id}/edit/batch`,
   uploader: (projectId: number) => `/uploader/${projectId}/create`,
   uploaderChoose: '/uploader/choose',
+  /** The batch editor of the uploader's current visit (not in the spec: it lists every photo). */
+  uploaderBatch: (projectId: number) => `/uploader/${projectId}/batch`,
+  /** Every photo still on this device, waiting to be sent (not in the spec). */
+  uploadQueue: '/uploads/queue',
   myProjects: '/projects',
   allProjects: '/projects/all',
   archivedProjects: '/projects/archived',

@@ -1,8 +1,12 @@
 import '@testing-library/jest-dom/vitest';
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
 import { cleanup } from '@testing-library/react';
-import { afterEach, beforeAll, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { preloadAllPages } from '@/app/lazy-page';
 import '@/app/router';
+import { closeQueueDb } from '@/features/uploads/queue/queue-db';
+import { stopUploadQueue } from '@/features/uploads/queue/runtime';
 
 // Files that opt into the node environment (e.g. the lint-zone test) have no DOM to set up.
 const hasDom = typeof window !== 'undefined';
@@ -12,7 +16,32 @@ beforeAll(async () => {
   if (hasDom) await preloadAllPages();
 });
 
+/*
+ * IndexedDB (the upload queue) from fake-indexeddb. Its structured clone is Node's, which cannot
+ * copy jsdom's Blob and File; Blobs are immutable, so the clone keeps them by reference, as
+ * a browser keeps the same bytes.
+ */
+if (hasDom) {
+  const nodeClone = globalThis.structuredClone;
+  const cloneKeepingBlobs = (value: unknown): unknown => {
+    if (value instanceof Blob) return value;
+    if (Array.isArray(value)) return value.map(cloneKeepingBlobs);
+    if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)
+      return Object.fromEntries(
+        Object.entries(value).map(([key, item]) => [key, cloneKeepingBlobs(item)]),
+      );
+    return nodeClone(value);
+  };
+  globalThis.structuredClone = <T>(value: T): T => cloneKeepingBlobs(value) as T;
+}
+
+beforeEach(async () => {
+  await closeQueueDb();
+  globalThis.indexedDB = new IDBFactory();
+});
+
 afterEach(() => {
+  stopUploadQueue();
   if (hasDom) {
     cleanup();
     window.localStorage.clear();

@@ -1,8 +1,9 @@
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { LoadingState } from '@/components/loading-state';
+import { useOnline } from '@/lib/use-online';
 import { lazyPage } from '../lazy-page';
 import { DRAWER_WIDTH } from './drawer-width';
 import { TOP_BAR_HEIGHT_DESKTOP, TopBar } from './top-bar';
@@ -14,6 +15,32 @@ const PhoneMenu = lazy(() => import('./phone-menu'));
  * desktop the docked paper is there at once, so the items fill it without moving anything.
  */
 const DockedSideMenu = lazyPage(() => import('./side-menu').then((m) => m.SideMenu));
+
+/**
+ * The offline banner, when offline. Its code (MUI's Alert) stays out of the first download
+ * (bench/web-bundle.ts): it is fetched as soon as the shell is drawn, so it is at hand when the
+ * connection drops, and the service worker keeps it for a start with no signal. A fetch that
+ * fails (offline before it arrived, with no service worker) is tried again at the next change
+ * of connection; until then the pages' own offline states speak.
+ */
+function OfflineNotice() {
+  const online = useOnline();
+  const [Banner, setBanner] = useState<ComponentType | null>(null);
+  useEffect(() => {
+    if (Banner) return;
+    let current = true;
+    import('./offline-banner').then(
+      (m) => {
+        if (current) setBanner(() => m.OfflineBanner);
+      },
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [Banner, online]);
+  return !online && Banner ? <Banner /> : null;
+}
 
 /**
  * The side menu from md up: always there, so it is drawn as MUI's permanent drawer is (a docked
@@ -82,6 +109,7 @@ export function AppLayout() {
           component="main"
           sx={{ flex: 1, minWidth: 0, px: { xs: 2, sm: 3 }, py: { xs: 2, sm: 3 }, maxWidth: 1440 }}
         >
+          <OfflineNotice />
           {/* Only the page area waits for a page's code: the shell stays in place. */}
           <Suspense fallback={<LoadingState />}>
             <Outlet />

@@ -7,6 +7,7 @@ import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { paths } from '@/lib/paths';
 import { HI_VIS_ORANGE, TOP_BAR_COLOR } from '../theme';
@@ -14,6 +15,33 @@ import { ProfilePreview } from './profile-preview';
 import { SearchBox } from './search-box';
 
 export const TOP_BAR_HEIGHT_DESKTOP = 64;
+
+/*
+ * The upload queue's count. Its code (the queue, IndexedDB) loads once the browser is idle after
+ * the first render, and then starts the queue: photos left by a closed tab are sent from any
+ * page, not only the uploader.
+ */
+const QueueIndicator = lazy(() =>
+  Promise.all([
+    import('@/features/uploads/queue/queue-indicator'),
+    import('../invalidations'),
+  ]).then(([indicator, invalidations]) => ({
+    default: () => <indicator.QueueIndicator afterUpload={invalidations.afterUploadChange} />,
+  })),
+);
+
+function WhenIdle({ children }: { children: ReactNode }) {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    if (typeof window.requestIdleCallback !== 'function') {
+      const timer = setTimeout(() => setIdle(true), 200);
+      return () => clearTimeout(timer);
+    }
+    const handle = window.requestIdleCallback(() => setIdle(true), { timeout: 2000 });
+    return () => window.cancelIdleCallback(handle);
+  }, []);
+  return idle ? children : null;
+}
 
 function Logo() {
   return (
@@ -101,6 +129,11 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
         >
           Upload
         </Button>
+        <WhenIdle>
+          <Suspense fallback={null}>
+            <QueueIndicator />
+          </Suspense>
+        </WhenIdle>
         <IconButton
           component={RouterLink}
           to={paths.notifications}

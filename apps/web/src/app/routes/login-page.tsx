@@ -9,6 +9,7 @@ import { readLoginRedirectState } from '@/lib/login-redirect';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/session';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { useOnline } from '@/lib/use-online';
 import { LoginForm } from '@/features/auth/components/login-form';
 
 /** /login: the only page open to signed-out users. */
@@ -17,6 +18,7 @@ export function LoginPage() {
   const location = useLocation();
   const { adminRequired } = readLoginRedirectState(location.state);
   const session = useSession();
+  const online = useOnline();
 
   return (
     <Box
@@ -56,6 +58,12 @@ export function LoginPage() {
               ) : null}
             </Alert>
           ) : null}
+          {online ? null : (
+            <Alert severity="warning" role="status">
+              You are offline. Signing in needs a connection: it goes ahead when the connection
+              returns.
+            </Alert>
+          )}
           <LoginForm />
         </Stack>
       </Paper>

@@ -5,24 +5,31 @@ import { ChangePasswordForm } from '@/features/auth/components/change-password-f
 import { LogoutButton } from '@/features/auth/components/logout-button';
 import { ProjectGrid } from '@/features/projects/components/project-card';
 import { UserUploadsSection } from '@/features/uploads/components/user-uploads-section';
+import { useQueueLogoutCheck } from '@/features/uploads/queue/logout-check';
 import { CurrentUserCard } from '@/features/users/components/current-user-card';
 import { MemberProjectsSection } from '@/features/users/components/member-projects-section';
 import { useCurrentUser } from '@/lib/session';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
 /**
- * /profile: the signed-in user's card with LOGOUT, then their projects and latest uploads
+ * /profile: the signed-in user's card with LOGOUT (which asks first while photos wait on this
+ * device, and clears the device's upload queue of the user), then their projects and latest uploads
  * (spec §2), then Change password. Each later part is a section component from its own feature,
  * added to the stack.
  */
 export function ProfilePage() {
   useDocumentTitle('My profile');
   const user = useCurrentUser();
+  const queueCheck = useQueueLogoutCheck();
   return (
     <>
       <PageHeader title="My profile" />
       <Stack spacing={4} sx={{ mb: 4 }}>
-        <CurrentUserCard user={user} actions={<LogoutButton />} />
+        <CurrentUserCard
+          user={user}
+          actions={<LogoutButton confirm={queueCheck.confirm} afterLogout={queueCheck.clear} />}
+        />
+        {queueCheck.dialog}
       </Stack>
       <MemberProjectsSection
         userId={user.id}

@@ -12,6 +12,7 @@ import type { Project } from '@sitelog/shared';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { ErrorState } from '@/components/error-state';
+import { OfflineFallback } from '@/components/offline-state';
 import { TileGridSkeleton } from '@/components/skeletons';
 import { NotFoundState } from '@/components/not-found-state';
 import { PageHeader } from '@/components/page-header';
@@ -45,11 +46,13 @@ function ProjectNotFound() {
 function ProjectPageSkeleton() {
   useDocumentTitle('Project');
   return (
-    <Box role="status" aria-label="Loading project…">
-      <Skeleton variant="text" sx={{ fontSize: '1.75rem', width: '60%' }} />
-      <Skeleton variant="text" sx={{ width: '40%', mb: 3 }} />
-      <TileGridSkeleton count={6} aspectRatio="1 / 1" />
-    </Box>
+    <OfflineFallback>
+      <Box role="status" aria-label="Loading project…">
+        <Skeleton variant="text" sx={{ fontSize: '1.75rem', width: '60%' }} />
+        <Skeleton variant="text" sx={{ width: '40%', mb: 3 }} />
+        <TileGridSkeleton count={6} aspectRatio="1 / 1" />
+      </Box>
+    </OfflineFallback>
   );
 }
 

@@ -13,6 +13,7 @@ import { UnderConstruction } from '@/components/under-construction';
 import { isNotFound } from '@/lib/is-not-found';
 import { paths } from '@/lib/paths';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { useOnline } from '@/lib/use-online';
 import { parseRouteId } from '@/lib/use-route-id';
 
 const WHAT_WILL_BE_HERE =
@@ -43,6 +44,7 @@ export function ReportCreatorPage() {
   const projectId = useProjectParam();
   const validId = projectId !== null && !Number.isNaN(projectId) ? projectId : null;
   const project = useProject(validId);
+  const online = useOnline();
 
   if (projectId === null) {
     return (
@@ -97,9 +99,15 @@ export function ReportCreatorPage() {
   }
 
   const subtitle = project.isPending ? (
-    <Box component="span" role="status" aria-label="Loading the project…">
-      <Skeleton variant="text" width={200} />
-    </Box>
+    online ? (
+      <Box component="span" role="status" aria-label="Loading the project…">
+        <Skeleton variant="text" width={200} />
+      </Box>
+    ) : (
+      <Box component="span" role="status">
+        You are offline: the project will show when the connection returns.
+      </Box>
+    )
   ) : (
     <>
       For project{' '}

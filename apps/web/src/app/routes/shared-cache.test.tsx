@@ -73,12 +73,19 @@ describe('one cache entry per resource, targeted refreshes', () => {
     for (const key of [...unrelated, ...affected]) queryClient.setQueryData(key, {});
 
     await user.upload(
-      screen.getByLabelText('Choose file'),
+      screen.getByLabelText('Choose photos'),
       new File(['x'], 'a.jpg', { type: 'image/jpeg' }),
     );
-    xhr.last().respond(200, makeUpload({ id: 77, project: { id: 31, name: project.name } }));
+    // The photo is kept on the device first, then sent by the queue.
+    await waitFor(() => expect(xhr.requests).toHaveLength(1));
+    xhr
+      .last()
+      .respond(
+        201,
+        makeUpload({ id: 77, project: { id: 31, name: project.name }, creator: member }),
+      );
     const meCalls = server.callsTo('GET /api/auth/me').length;
-    await screen.findByRole('heading', { name: 'Photo uploaded' });
+    await screen.findByText('Sent', { exact: true });
 
     const invalidated = (key: readonly unknown[]) =>
       queryClient.getQueryState(key)?.isInvalidated ?? false;

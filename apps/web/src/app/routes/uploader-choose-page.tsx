@@ -19,11 +19,15 @@ import { ListSkeleton } from '@/components/skeletons';
 import { PageHeader } from '@/components/page-header';
 import { Section } from '@/components/section';
 import { paths } from '@/lib/paths';
+import { useCurrentUser } from '@/lib/session';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useBookmarkedOrFollowedProjects } from '@/features/projects/api/get-bookmarked-or-followed-projects';
 import { useProjectRows } from '@/features/projects/api/get-project-rows';
 import { createProjectFilter } from '@/features/projects/project-filter';
+import { useRecentProjects } from '@/features/uploads/queue/use-recent-projects';
 
+/** Recent projects on this device shown first. */
+const RECENT_SHOWN = 5;
 /** The other projects list shows at most this many matches; the search narrows it. */
 const OTHER_PROJECTS_SHOWN = 50;
 const countFormat = new Intl.NumberFormat();
@@ -55,6 +59,25 @@ function ChoiceList({ choices, label }: { choices: Choice[]; label: string }) {
         ))}
       </List>
     </Paper>
+  );
+}
+
+/** Projects photographed for on this device: the chooser works without signal too. */
+function RecentOnDevice() {
+  const user = useCurrentUser();
+  const recent = useRecentProjects(user.id);
+  if (!recent || recent.length === 0) return null;
+  return (
+    <Section title="Recent on this device">
+      <ChoiceList
+        choices={recent.slice(0, RECENT_SHOWN).map((project) => ({
+          id: project.projectId,
+          name: project.name,
+          location: project.location,
+        }))}
+        label="Recent projects on this device"
+      />
+    </Section>
   );
 }
 
@@ -169,6 +192,7 @@ export function UploaderChoosePage() {
           </Button>
         }
       />
+      <RecentOnDevice />
       <MarkedProjects />
       <OtherProjects />
     </>

@@ -1,144 +1,158 @@
 import '@/features/uploads/test/timing';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonError } from '@/test/mock-api';
 import { member, renderApp } from '@/test/render-app';
+import { userPhotos } from '@/features/uploads/queue/queue-db';
 import { installFakeXhr } from '@/features/uploads/test/fake-xhr';
 import { makeProject, makeUpload } from '@/features/uploads/test/upload-fixtures';
 
 const project = makeProject({ id: 31, name: 'Harbour Bridge' });
 const projectRoute = { 'GET /api/project/id/31': { body: project } };
 
-const photo = () => new File([new Uint8Array(2048)], 'rebar.jpg', { type: 'image/jpeg' });
+const photo = (name = 'rebar.jpg') =>
+  new File([new Uint8Array(2048)], name, { type: 'image/jpeg' });
+
+const dtoOf = (xhr: { parts(): Array<[string, FormDataEntryValue]> }) =>
+  JSON.parse(xhr.parts()[1]?.[1] as string) as Record<string, unknown>;
+
+const tiles = () => within(screen.getByRole('list', { name: 'Photos of this visit' }));
 
 describe('/uploader/{id}/create', () => {
-  it('starts the upload as soon as a file is chosen, shows progress, then opens the batch editor', async () => {
+  it('keeps each photo on the device, shows it at once, and sends two at a time in the background', async () => {
     const xhr = installFakeXhr();
-    const { user, router } = renderApp('/uploader/31/create', {
-      signedInAs: member,
-      api: projectRoute,
-    });
+    const { user } = renderApp('/uploader/31/create', { signedInAs: member, api: projectRoute });
     expect(await screen.findByRole('link', { name: 'Harbour Bridge' })).toHaveAttribute(
       'href',
       '/project/31',
     );
-    expect(document.title).toBe('Upload photo · Sitelog');
+    expect(document.title).toBe('Add photos · Sitelog');
     await user.type(screen.getByLabelText('Name'), 'North wall');
     await user.type(screen.getByLabelText('Description'), 'Rebar before the pour');
 
-    await user.upload(screen.getByLabelText('Choose file'), photo());
+    await user.upload(screen.getByLabelText('Choose photos'), [
+      photo('a.jpg'),
+      photo('b.jpg'),
+      photo('c.jpg'),
+    ]);
 
-    const request = xhr.last();
-    expect(request.method).toBe('POST');
-    expect(request.url).toBe('/api/upload/autoupload');
-    expect(request.headers.get('authorization')).toBe(`Bearer token-of-${member.id}`);
-    // The file part first, then the JSON text part (spec §7).
-    const parts = request.parts();
-    expect(parts.map(([name]) => name)).toEqual(['file', 'createUploadDto']);
-    expect((parts[0]?.[1] as File).name).toBe('rebar.jpg');
-    expect(JSON.parse(parts[1]?.[1] as string)).toEqual({
+    // Each photo is a tile at once; two are sent, the third waits its turn.
+    await waitFor(() => expect(tiles().getAllByRole('listitem')).toHaveLength(3));
+    await waitFor(() => expect(xhr.requests).toHaveLength(2));
+    const stored = await userPhotos(member.id);
+    expect(stored.map((p) => [p.fileName, p.projectId, p.name])).toEqual([
+      ['a.jpg', 31, 'North wall'],
+      ['b.jpg', 31, 'North wall'],
+      ['c.jpg', 31, 'North wall'],
+    ]);
+
+    const first = xhr.requests[0]!;
+    expect(first.url).toBe('/api/upload/autoupload');
+    expect(first.headers.get('authorization')).toBe(`Bearer token-of-${member.id}`);
+    // The file part first, then the JSON text part (spec §7), with the photo's idempotency key.
+    expect(first.parts().map(([name]) => name)).toEqual(['file', 'createUploadDto']);
+    expect((first.parts()[0]?.[1] as File).name).toBe('a.jpg');
+    expect(dtoOf(first)).toEqual({
       name: 'North wall',
       description: 'Rebar before the pour',
       projectId: 31,
+      clientId: stored[0]!.clientId,
     });
 
-    request.progress(1024, 4096);
-    const bar = await screen.findByRole('progressbar');
-    await waitFor(() => expect(bar).toHaveAttribute('aria-valuenow', '25'));
-    expect(screen.getByText(/Uploading rebar\.jpg/)).toHaveTextContent('25%');
-    // Nothing can be chosen twice while one upload runs.
-    expect(screen.getByLabelText('Choose file')).toBeDisabled();
+    first.progress(1024, 4096);
+    expect(await screen.findByText(/Sending 25 %/)).toBeInTheDocument();
+    // The camera stays ready while photos are sent.
+    expect(screen.getByLabelText('Take photo')).toBeEnabled();
 
-    request.progress(4096, 4096);
-    await waitFor(() => expect(bar).toHaveAttribute('aria-valuenow', '100'));
-    expect(screen.getByText(/Processing rebar\.jpg/)).toBeInTheDocument();
-
-    request.respond(200, makeUpload({ id: 77, name: 'North wall', creator: member }));
-    expect(await screen.findByRole('heading', { name: 'Photo uploaded' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/upload/77/edit/batch');
-    expect(screen.getByLabelText('Name')).toHaveValue('North wall');
+    first.respond(201, makeUpload({ id: 77, name: 'North wall', creator: member }));
+    await waitFor(() => expect(xhr.requests).toHaveLength(3));
+    expect(await screen.findByText('Sent')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: /This visit: 3 photos, 1 sent/ })).toBeVisible();
+    // Acknowledged: the file has left the device.
+    expect((await userPhotos(member.id))[0]).toMatchObject({ status: 'sent', file: null });
+    expect(screen.getByRole('link', { name: 'Name and describe' })).toHaveAttribute(
+      'href',
+      '/uploader/31/batch',
+    );
   });
 
-  it('offers both the camera and the file chooser, for images only', async () => {
+  it('offers the camera (one tap per shot) and a chooser for several photos, images only', async () => {
     renderApp('/uploader/31/create', { signedInAs: member, api: projectRoute });
     const camera = await screen.findByLabelText('Take photo');
-    const chooser = screen.getByLabelText('Choose file');
+    const chooser = screen.getByLabelText('Choose photos');
     expect(camera).toHaveAttribute('capture', 'environment');
     expect(chooser).not.toHaveAttribute('capture');
+    expect(chooser).toHaveAttribute('multiple');
     for (const input of [camera, chooser]) {
       expect(input).toHaveAttribute('type', 'file');
       expect(input).toHaveAttribute('accept', 'image/*,.heic,.heif');
     }
-    expect(screen.getByRole('heading', { name: 'Tags' })).toBeInTheDocument();
-    expect(screen.getByText('Under construction')).toBeInTheDocument();
+    expect(screen.queryByText('Under construction')).not.toBeInTheDocument();
   });
 
-  it("shows the server's message when the upload fails, and tries the same file again", async () => {
-    const xhr = installFakeXhr();
-    const { user, router } = renderApp('/uploader/31/create', {
-      signedInAs: member,
-      api: projectRoute,
-    });
-    await user.upload(await screen.findByLabelText('Take photo'), photo());
-    xhr.last().respond(503, {
-      message: 'Storage is not available right now.',
-      code: 'storage_unavailable',
-      requestId: 'r1',
-    });
-    const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('Could not upload rebar.jpg');
-    expect(alert).toHaveTextContent('Storage is not available right now.');
-    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/uploader/31/create');
-
-    await user.click(screen.getByRole('button', { name: 'Try again' }));
-    expect(xhr.requests).toHaveLength(2);
-    expect((xhr.last().parts()[0]?.[1] as File).name).toBe('rebar.jpg');
-    xhr.last().respond(200, makeUpload({ id: 78, creator: member }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/upload/78/edit/batch'));
-  });
-
-  it('shows a refused file type with its message and no retry of the same file', async () => {
+  it('stops a refused photo with its reason, keeps it until discarded, and asks first', async () => {
     const xhr = installFakeXhr();
     const { user } = renderApp('/uploader/31/create', { signedInAs: member, api: projectRoute });
-    await user.upload(await screen.findByLabelText('Choose file'), photo());
+    await user.upload(await screen.findByLabelText('Take photo'), photo());
+    await waitFor(() => expect(xhr.requests).toHaveLength(1));
     xhr.last().respond(415, {
       message: 'This file is not a supported image (JPEG, PNG, WebP, GIF, TIFF, AVIF, HEIC).',
       code: 'unsupported_media_type',
       requestId: 'r2',
     });
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      'This file is not a supported image',
+    expect(await screen.findByText(/This file is not a supported image/)).toBeInTheDocument();
+    expect(screen.getByText(/Not accepted/)).toBeInTheDocument();
+    expect((await userPhotos(member.id))[0]).toMatchObject({ status: 'refused' });
+
+    await user.click(screen.getByRole('button', { name: 'Retry rebar.jpg' }));
+    await waitFor(() => expect(xhr.requests).toHaveLength(2));
+    xhr.last().respond(415, { message: 'Still not an image.', code: 'x', requestId: 'r3' });
+    expect(await screen.findByText('Still not an image.')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Discard rebar.jpg' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Discard this photo?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Keep it' }));
+    expect(await userPhotos(member.id)).toHaveLength(1);
+    // The page is usable again once the dialog has closed.
+    await user.click(await screen.findByRole('button', { name: 'Discard rebar.jpg' }));
+    await user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Discard' }),
     );
-    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
-    // Another file can be chosen right away.
-    expect(screen.getByLabelText('Choose file')).toBeEnabled();
+    await waitFor(async () => expect(await userPhotos(member.id)).toHaveLength(0));
+    await waitFor(() => expect(screen.queryByText('rebar.jpg')).not.toBeInTheDocument());
   });
 
-  it('says when the connection drops, and refuses non-images before sending them', async () => {
+  it('keeps a photo whose send failed, says why, and retries it', async () => {
     const xhr = installFakeXhr();
     const { user } = renderApp('/uploader/31/create', { signedInAs: member, api: projectRoute });
-    await user.upload(await screen.findByLabelText('Choose file'), photo());
+    await user.upload(await screen.findByLabelText('Choose photos'), photo());
+    await waitFor(() => expect(xhr.requests).toHaveLength(1));
     xhr.last().failNetwork();
-    expect(await screen.findByRole('alert')).toHaveTextContent('Could not reach the server');
-    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+    expect(await screen.findByText(/Failed, will retry/)).toBeInTheDocument();
+    expect(screen.getByText('Could not reach the server.')).toBeInTheDocument();
+    expect((await userPhotos(member.id))[0]).toMatchObject({ status: 'waiting', attempts: 1 });
+    await user.click(screen.getByRole('button', { name: 'Retry rebar.jpg' }));
+    await waitFor(() => expect(xhr.requests).toHaveLength(2));
+  });
 
+  it('refuses non-images before keeping or sending them', async () => {
+    const xhr = installFakeXhr();
+    renderApp('/uploader/31/create', { signedInAs: member, api: projectRoute });
     // The accept attribute can be bypassed (drag and drop, "All files"): still nothing is sent.
     const pdf = new File(['%PDF-1.4'], 'plan.pdf', { type: 'application/pdf' });
-    fireEvent.change(screen.getByLabelText('Choose file'), { target: { files: [pdf] } });
-    expect(await screen.findByRole('alert')).toHaveTextContent('This is not an image.');
-    expect(xhr.requests).toHaveLength(1);
+    fireEvent.change(await screen.findByLabelText('Choose photos'), { target: { files: [pdf] } });
+    expect(await screen.findByRole('alert')).toHaveTextContent('plan.pdf: not an image.');
+    expect(xhr.requests).toHaveLength(0);
+    expect(await userPhotos(member.id)).toHaveLength(0);
   });
 
-  it('cancels an upload in flight', async () => {
+  it('takes photos dropped on the page', async () => {
     const xhr = installFakeXhr();
-    const { user } = renderApp('/uploader/31/create', { signedInAs: member, api: projectRoute });
-    await user.upload(await screen.findByLabelText('Choose file'), photo());
-    xhr.last().progress(100, 4096);
-    await user.click(await screen.findByRole('button', { name: 'Cancel' }));
-    expect(xhr.last().aborted).toBe(true);
-    expect(await screen.findByText(/was cancelled/)).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Upload again' })).toBeInTheDocument();
+    renderApp('/uploader/31/create', { signedInAs: member, api: projectRoute });
+    const zone = await screen.findByTestId('drop-zone');
+    fireEvent.drop(zone, { dataTransfer: { files: [photo('dropped.jpg')], types: ['Files'] } });
+    await waitFor(() => expect(xhr.requests).toHaveLength(1));
+    expect((xhr.last().parts()[0]?.[1] as File).name).toBe('dropped.jpg');
   });
 
   it('says so when the project does not exist', async () => {
@@ -154,7 +168,7 @@ describe('/uploader/{id}/create', () => {
       'href',
       '/uploader/choose',
     );
-    expect(screen.queryByLabelText('Choose file')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Choose photos')).not.toBeInTheDocument();
     expect(xhr.requests).toHaveLength(0);
   });
 
@@ -188,6 +202,58 @@ describe('/uploader/{id}/create', () => {
     });
     expect(await screen.findByText('Something is off.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByLabelText('Choose file')).toBeInTheDocument();
+    expect(await screen.findByLabelText('Choose photos')).toBeInTheDocument();
+  });
+});
+
+describe('/uploader/{id}/batch', () => {
+  it('lists every photo of the visit, names them one by one or all at once, and saves on DONE', async () => {
+    const xhr = installFakeXhr();
+    const patches: unknown[] = [];
+    const { user, router } = renderApp('/uploader/31/create', {
+      signedInAs: member,
+      api: {
+        ...projectRoute,
+        'GET /api/upload/full/77': { body: makeUpload({ id: 77, creator: member }) },
+        'PATCH /api/upload/update/no-image/77': ({ body }: { body: unknown }) => {
+          patches.push(body);
+          return { body: makeUpload({ id: 77, name: 'Gable', creator: member }) };
+        },
+      },
+    });
+    await user.upload(await screen.findByLabelText('Choose photos'), [
+      photo('a.jpg'),
+      photo('b.jpg'),
+    ]);
+    await waitFor(() => expect(xhr.requests).toHaveLength(2));
+    xhr.requests[0]!.respond(
+      201,
+      makeUpload({ id: 77, name: 'Harbour Bridge · 14:32', creator: member }),
+    );
+    await screen.findByText('Sent');
+
+    await user.click(screen.getByRole('link', { name: 'Name and describe' }));
+    expect(await screen.findByRole('heading', { name: 'Name and describe' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Name of photo 1')).toHaveValue('Harbour Bridge · 14:32');
+    expect(screen.getByLabelText('Name of photo 2')).toHaveValue('');
+
+    await user.type(screen.getByLabelText('Description for all'), 'Level 3');
+    await user.click(screen.getByRole('button', { name: 'Apply to all' }));
+    expect(screen.getByLabelText('Description of photo 1')).toHaveValue('Level 3');
+    expect(screen.getByLabelText('Description of photo 2')).toHaveValue('Level 3');
+    await user.clear(screen.getByLabelText('Name of photo 1'));
+    await user.type(screen.getByLabelText('Name of photo 1'), 'Gable');
+
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/project/31'));
+    // The sent photo's text is saved to its upload; the other's goes with it when it is sent.
+    await waitFor(() =>
+      expect(patches).toEqual([
+        { upload: { name: 'Gable', description: 'Level 3', projectId: 31 } },
+      ]),
+    );
+    xhr.requests[1]!.respond(201, makeUpload({ id: 78, creator: member }));
+    const [waiting] = (await userPhotos(member.id)).filter((p) => p.fileName === 'b.jpg');
+    expect(waiting).toMatchObject({ description: 'Level 3' });
   });
 });

@@ -1,3 +1,4 @@
+import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
@@ -8,12 +9,12 @@ import { ErrorState } from '@/components/error-state';
 import { PageHeader } from '@/components/page-header';
 import { useProject } from '@/features/projects/api/get-project';
 import { UploadForm } from '@/features/uploads/components/upload-form';
+import { useRecentProjects } from '@/features/uploads/queue/use-recent-projects';
 import { isNotFound } from '@/lib/is-not-found';
 import { paths } from '@/lib/paths';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useCurrentUser } from '@/lib/session';
 import { useRouteId } from '@/lib/use-route-id';
-import { afterUploadChange } from '../invalidations';
 
 function ProjectNotFound() {
   return (
@@ -42,22 +43,32 @@ function UploaderSkeleton() {
 function Uploader({ projectId }: { projectId: number }) {
   const user = useCurrentUser();
   const project = useProject(projectId);
+  const recent = useRecentProjects(user.id);
+  const known = recent?.find((p) => p.projectId === projectId);
+  // Offline with nothing loaded yet the query is paused: the uploader works anyway, and the
+  // project is named from this device's recent projects (or by its number).
+  const paused = project.isPending && project.fetchStatus === 'paused';
+  const target = project.data
+    ? { id: project.data.id, name: project.data.name, location: project.data.location }
+    : { id: projectId, name: known?.name ?? null, location: known?.location };
   return (
     <>
       <PageHeader
-        title="Upload photo"
+        title="Add photos"
         subtitle={
-          project.data ? (
+          target.name !== null ? (
             <>
               to{' '}
-              <Link component={RouterLink} to={paths.project(project.data.id)}>
-                {project.data.name}
+              <Link component={RouterLink} to={paths.project(target.id)}>
+                {target.name}
               </Link>
             </>
+          ) : paused ? (
+            `to project ${projectId}`
           ) : undefined
         }
       />
-      {project.isPending ? (
+      {project.isPending && !paused ? (
         <UploaderSkeleton />
       ) : project.isError ? (
         isNotFound(project.error) ? (
@@ -71,27 +82,30 @@ function Uploader({ projectId }: { projectId: number }) {
           />
         )
       ) : (
-        <UploadForm
-          key={project.data.id}
-          project={project.data}
-          invalidate={afterUploadChange(project.data.id, user.id)}
-        />
+        <Stack spacing={2}>
+          {paused ? (
+            <Alert severity="info">
+              You are offline. Photos you add are kept on this device and sent when there is signal.
+            </Alert>
+          ) : null}
+          <UploadForm key={target.id} project={target} />
+        </Stack>
       )}
     </>
   );
 }
 
 /**
- * /uploader/{id}/create (id = project): pick or take a photo and it uploads at once, with
- * progress; optional name and description go with it (spec §2, §4). Then the batch editor.
+ * /uploader/{id}/create (id = project): take photo after photo, or choose several; each is kept
+ * on the device and sent in the background (spec §2, §4; issue 12). Then the batch editor.
  */
 export function UploaderPage() {
-  useDocumentTitle('Upload photo');
+  useDocumentTitle('Add photos');
   const projectId = useRouteId();
   if (projectId === null) {
     return (
       <>
-        <PageHeader title="Upload photo" />
+        <PageHeader title="Add photos" />
         <ProjectNotFound />
       </>
     );

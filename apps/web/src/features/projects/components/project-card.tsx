@@ -9,6 +9,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Project } from '@sitelog/shared';
 import { Link as RouterLink } from 'react-router';
+import { OfflineFallback } from '@/components/offline-state';
 import { tileImageLoading, tileImageProps, type TileImageLoading } from '@/components/tile-image';
 import { formatRelativeDay } from '@/lib/format-relative-day';
 import { paths } from '@/lib/paths';
@@ -145,31 +146,33 @@ export function ProjectGrid({
  */
 export function ProjectGridSkeleton({ count, label }: { count: number; label: string }) {
   return (
-    <Box
-      role="status"
-      aria-label={label}
-      sx={{ display: 'grid', gridTemplateColumns: projectGridColumns, gap: 1.5 }}
-    >
-      {Array.from({ length: count }, (_, i) => (
-        <Card key={i} variant="outlined">
-          <Skeleton
-            variant="rectangular"
-            sx={{ width: '100%', height: 'auto', aspectRatio: PROJECT_COVER_ASPECT }}
-          />
-          <CardContent sx={{ p: 1.5, '&:last-child': { pb: 1.5 } }}>
-            <Typography variant="subtitle1" sx={{ lineHeight: 1.3 }}>
-              <Skeleton />
-              <Skeleton sx={{ width: '60%' }} />
-            </Typography>
-            <Typography variant="body2" sx={{ mt: 0.25 }}>
-              <Skeleton sx={{ width: '70%' }} />
-            </Typography>
-            <Typography variant="caption" component="p" sx={{ mt: 0.5 }}>
-              <Skeleton sx={{ width: '80%' }} />
-            </Typography>
-          </CardContent>
-        </Card>
-      ))}
-    </Box>
+    <OfflineFallback>
+      <Box
+        role="status"
+        aria-label={label}
+        sx={{ display: 'grid', gridTemplateColumns: projectGridColumns, gap: 1.5 }}
+      >
+        {Array.from({ length: count }, (_, i) => (
+          <Card key={i} variant="outlined">
+            <Skeleton
+              variant="rectangular"
+              sx={{ width: '100%', height: 'auto', aspectRatio: PROJECT_COVER_ASPECT }}
+            />
+            <CardContent sx={{ p: 1.5, '&:last-child': { pb: 1.5 } }}>
+              <Typography variant="subtitle1" sx={{ lineHeight: 1.3 }}>
+                <Skeleton />
+                <Skeleton sx={{ width: '60%' }} />
+              </Typography>
+              <Typography variant="body2" sx={{ mt: 0.25 }}>
+                <Skeleton sx={{ width: '70%' }} />
+              </Typography>
+              <Typography variant="caption" component="p" sx={{ mt: 0.5 }}>
+                <Skeleton sx={{ width: '80%' }} />
+              </Typography>
+            </CardContent>
+          </Card>
+        ))}
+      </Box>
+    </OfflineFallback>
   );
 }

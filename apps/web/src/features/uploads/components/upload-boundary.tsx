@@ -4,6 +4,7 @@ import Stack from '@mui/material/Stack';
 import type { Upload } from '@sitelog/shared';
 import type { ReactNode } from 'react';
 import { ErrorState } from '@/components/error-state';
+import { OfflineFallback } from '@/components/offline-state';
 import { PageHeader } from '@/components/page-header';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useUpload } from '../api/get-upload';
@@ -13,11 +14,13 @@ import { UploadNotFound } from './upload-not-found';
 /** The shape of an upload page while it loads: title, meta line, image box. */
 export function UploadPageSkeleton({ label = 'Loading photo…' }: { label?: string }) {
   return (
-    <Stack role="status" aria-label={label} spacing={1.5} sx={{ maxWidth: 960 }}>
-      <Skeleton variant="text" sx={{ fontSize: '1.75rem', width: '50%' }} />
-      <Skeleton variant="text" sx={{ width: '35%' }} />
-      <Skeleton variant="rounded" sx={{ width: '100%', height: 'auto', aspectRatio: '4 / 3' }} />
-    </Stack>
+    <OfflineFallback>
+      <Stack role="status" aria-label={label} spacing={1.5} sx={{ maxWidth: 960 }}>
+        <Skeleton variant="text" sx={{ fontSize: '1.75rem', width: '50%' }} />
+        <Skeleton variant="text" sx={{ width: '35%' }} />
+        <Skeleton variant="rounded" sx={{ width: '100%', height: 'auto', aspectRatio: '4 / 3' }} />
+      </Stack>
+    </OfflineFallback>
   );
 }
 

@@ -1,66 +1,52 @@
 import CloudUploadOutlined from '@mui/icons-material/CloudUploadOutlined';
+import EditNoteOutlined from '@mui/icons-material/EditNoteOutlined';
 import PhotoCameraOutlined from '@mui/icons-material/PhotoCameraOutlined';
 import Alert from '@mui/material/Alert';
-import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import LinearProgress from '@mui/material/LinearProgress';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { limits, type Project } from '@sitelog/shared';
-import { useEffect, useId, useRef, useState, type ChangeEvent, type ReactNode } from 'react';
-import { useNavigate } from 'react-router';
-import { Section } from '@/components/section';
-import { UnderConstruction } from '@/components/under-construction';
+import { limits } from '@sitelog/shared';
+import { useMemo, useState, type ChangeEvent, type DragEvent, type ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { visuallyHidden } from '@/components/visually-hidden';
-import { ApiError, errorMessage } from '@/lib/api-client';
-import type { ExtraInvalidations } from '@/lib/invalidate';
 import { paths } from '@/lib/paths';
-import { useCreateUpload } from '../api/create-upload';
+import { QueuedPhotoCard } from '../queue/queued-photo-card';
+import { uploadQueue } from '../queue/runtime';
+import { useUploadQueue } from '../queue/use-upload-queue';
+import { uploadGridColumns } from './upload-tiles';
+import { visitIdFor } from '../queue/visit';
 
 /** What the file pickers offer; HEIC/HEIF by extension too, as some browsers give them no type. */
 const ACCEPT = 'image/*,.heic,.heif';
 const IMAGE_NAME = /\.(jpe?g|jfif|png|webp|gif|tiff?|avif|heic|heif)$/i;
 
-function looksLikeImage(file: File): boolean {
+export function looksLikeImage(file: File): boolean {
   return file.type.startsWith('image/') || IMAGE_NAME.test(file.name);
 }
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
-type UploadState =
-  | { status: 'idle' }
-  | { status: 'uploading'; file: File; fraction: number | null }
-  | { status: 'failed'; file: File; message: string; canRetry: boolean }
-  | { status: 'cancelled'; file: File };
 
 /** A file picker shown as a button: the real input stays focusable (keyboard) but invisible. */
 function FilePickerButton({
   label,
   icon,
   capture,
-  disabled,
-  onFile,
+  multiple,
+  onFiles,
   variant,
 }: {
   label: string;
   icon: ReactNode;
   capture?: 'environment';
-  disabled: boolean;
-  onFile: (file: File) => void;
+  multiple?: boolean;
+  onFiles: (files: File[]) => void;
   variant: 'contained' | 'outlined';
 }) {
   const onChange = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    // Cleared so that choosing the same file again still counts as a choice.
+    const files = [...(event.target.files ?? [])];
+    // Cleared at once, so the camera is ready for the next shot and the same file counts again.
     event.target.value = '';
-    if (file) onFile(file);
+    if (files.length > 0) onFiles(files);
   };
   return (
     <Button
@@ -70,7 +56,6 @@ function FilePickerButton({
       variant={variant}
       size="large"
       startIcon={icon}
-      disabled={disabled}
       sx={{
         '&:has(input:focus-visible)': {
           outline: '3px solid',
@@ -85,7 +70,7 @@ function FilePickerButton({
         type="file"
         accept={ACCEPT}
         capture={capture}
-        disabled={disabled}
+        multiple={multiple}
         onChange={onChange}
         sx={visuallyHidden}
       />
@@ -93,159 +78,189 @@ function FilePickerButton({
   );
 }
 
-function UploadStatus({
-  state,
-  onRetry,
-  onCancel,
-}: {
-  state: UploadState;
-  onRetry: () => void;
-  onCancel: () => void;
-}) {
-  const labelId = useId();
-  if (state.status === 'idle') return null;
-  const fileLine = `${state.file.name} (${formatBytes(state.file.size)})`;
-
-  if (state.status === 'uploading') {
-    const percent = state.fraction === null ? null : Math.round(state.fraction * 100);
-    const sent = percent === 100;
-    return (
-      <Paper variant="outlined" sx={{ p: 2 }}>
-        <Stack spacing={1}>
-          <Typography id={labelId} variant="body2" sx={{ overflowWrap: 'anywhere' }}>
-            {sent ? 'Processing' : 'Uploading'} {fileLine}
-            {percent !== null && !sent ? ` — ${percent}%` : '…'}
-          </Typography>
-          <LinearProgress
-            aria-labelledby={labelId}
-            variant={percent === null ? 'indeterminate' : 'determinate'}
-            value={percent ?? undefined}
-          />
-          <Box>
-            <Button size="small" onClick={onCancel} disabled={sent}>
-              Cancel
-            </Button>
-          </Box>
-        </Stack>
-      </Paper>
-    );
-  }
-
-  if (state.status === 'cancelled') {
-    return (
-      <Alert
-        severity="info"
-        action={
-          <Button color="inherit" size="small" onClick={onRetry}>
-            Upload again
-          </Button>
-        }
-      >
-        The upload of {fileLine} was cancelled.
-      </Alert>
-    );
-  }
-
+/** Desktop: photos dragged from the file manager onto the page. */
+function DropZone({ onFiles }: { onFiles: (files: File[]) => void }) {
+  const [over, setOver] = useState(false);
+  const onDragOver = (event: DragEvent) => {
+    if (![...event.dataTransfer.types].includes('Files')) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+    setOver(true);
+  };
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setOver(false);
+    const files = [...event.dataTransfer.files];
+    if (files.length > 0) onFiles(files);
+  };
   return (
-    <Alert
-      severity="error"
-      role="alert"
-      action={
-        state.canRetry ? (
-          <Button color="inherit" size="small" onClick={onRetry}>
-            Try again
-          </Button>
-        ) : undefined
-      }
+    <Box
+      data-testid="drop-zone"
+      onDragOver={onDragOver}
+      onDragLeave={() => setOver(false)}
+      onDrop={onDrop}
+      sx={{
+        display: { xs: 'none', md: 'flex' },
+        alignItems: 'center',
+        justifyContent: 'center',
+        minHeight: 96,
+        border: '2px dashed',
+        borderColor: over ? 'primary.main' : 'divider',
+        borderRadius: 1,
+        bgcolor: over ? 'action.hover' : 'transparent',
+        color: 'text.secondary',
+        px: 2,
+      }}
     >
-      <AlertTitle sx={{ overflowWrap: 'anywhere' }}>Could not upload {fileLine}</AlertTitle>
-      {state.message}
-    </Alert>
+      <Typography variant="body2">…or drop photos here</Typography>
+    </Box>
   );
 }
 
+export interface UploadTarget {
+  id: number;
+  /** Null while offline and the project was never loaded here: it is named when sent. */
+  name: string | null;
+  location?: string;
+}
+
 /**
- * The uploader's form: pick or take a photo and it uploads at once, with progress and cancel;
- * the optional name and description go with it. On success it opens the batch editor.
+ * The field uploader: take photo after photo (the camera is ready again after each shot), or
+ * choose or drop several at once. Each is written to the device first, shows at once as a tile
+ * with its own state, and is sent in the background, two at a time, whether or not there is
+ * signal now. The name and description typed here go with every photo added next.
  */
-export function UploadForm({
-  project,
-  invalidate,
-}: {
-  project: Project;
-  /** What other features show about the project's uploads, refreshed after an upload. */
-  invalidate?: ExtraInvalidations;
-}) {
-  const navigate = useNavigate();
-  const createUpload = useCreateUpload({ invalidate });
+export function UploadForm({ project }: { project: UploadTarget }) {
+  const queue = useUploadQueue();
+  const visitId = useMemo(() => visitIdFor(project.id), [project.id]);
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [state, setState] = useState<UploadState>({ status: 'idle' });
-  const abort = useRef<AbortController | null>(null);
-  const uploading = state.status === 'uploading';
+  const [notice, setNotice] = useState<{ severity: 'error' | 'warning'; text: string } | null>(
+    null,
+  );
 
-  // Leaving the page stops an upload in flight, and the browser asks before closing the tab.
-  useEffect(() => () => abort.current?.abort(), []);
-  useEffect(() => {
-    if (!uploading) return;
-    const onBeforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', onBeforeUnload);
-    return () => window.removeEventListener('beforeunload', onBeforeUnload);
-  }, [uploading]);
+  const visit = queue.photos
+    .filter((photo) => photo.visitId === visitId && photo.projectId === project.id)
+    .reverse();
 
-  const start = (file: File) => {
-    if (!looksLikeImage(file)) {
-      setState({
-        status: 'failed',
-        file,
-        message: 'This is not an image. Choose a photo (JPEG, PNG, HEIC, WebP…).',
-        canRetry: false,
-      });
-      return;
-    }
-    const controller = new AbortController();
-    abort.current = controller;
-    setState({ status: 'uploading', file, fraction: 0 });
-    createUpload.mutate(
-      {
-        file,
-        dto: { name, description, projectId: project.id },
-        signal: controller.signal,
-        onProgress: ({ fraction }) =>
-          setState((current) =>
-            current.status === 'uploading' && current.file === file
-              ? { ...current, fraction }
-              : current,
-          ),
-      },
-      {
-        onSuccess: (upload) => void navigate(paths.uploadEditBatch(upload.id)),
-        onError: (error) => {
-          if (error instanceof ApiError && error.code === 'aborted') {
-            setState({ status: 'cancelled', file });
-            return;
+  const add = async (files: File[]) => {
+    const images = files.filter(looksLikeImage);
+    const others = files.filter((file) => !looksLikeImage(file));
+    setNotice(
+      others.length > 0
+        ? {
+            severity: 'warning',
+            text: `${others.map((f) => f.name).join(', ')}: not ${others.length > 1 ? 'images' : 'an image'}. Choose photos (JPEG, PNG, HEIC, WebP…).`,
           }
-          // A refused file (not an image, too large, undecodable) fails again as it is.
-          const refused = error instanceof ApiError && [413, 415, 422].includes(error.status);
-          setState({ status: 'failed', file, message: errorMessage(error), canRetry: !refused });
-        },
-      },
+        : null,
     );
+    if (images.length === 0) return;
+    try {
+      await uploadQueue.add(
+        images,
+        {
+          projectId: project.id,
+          projectName: project.name ?? `Project ${project.id}`,
+          projectLocation: project.location,
+          visitId,
+        },
+        { name: name.trim(), description: description.trim() },
+      );
+    } catch (error) {
+      const full = error instanceof DOMException && error.name === 'QuotaExceededError';
+      setNotice({
+        severity: 'error',
+        text: full
+          ? 'This device has no room left to keep the photo until it is sent. Send or discard waiting photos, or free some space, then add it again.'
+          : `The photo could not be saved on this device (${error instanceof Error ? error.message : String(error)}). Add it again.`,
+      });
+    }
   };
 
-  const retry = () => {
-    if (state.status === 'failed' || state.status === 'cancelled') start(state.file);
-  };
+  const onFiles = (files: File[]) => void add(files);
+  const sent = visit.filter((photo) => photo.status === 'sent').length;
 
   return (
-    <Stack spacing={3} sx={{ maxWidth: 720 }}>
-      <Stack spacing={2}>
+    <Stack spacing={3} sx={{ maxWidth: 960 }}>
+      <Stack spacing={1.5}>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
+          <FilePickerButton
+            label="Take photo"
+            icon={<PhotoCameraOutlined />}
+            capture="environment"
+            variant="contained"
+            onFiles={onFiles}
+          />
+          <FilePickerButton
+            label="Choose photos"
+            icon={<CloudUploadOutlined />}
+            variant="outlined"
+            multiple
+            onFiles={onFiles}
+          />
+        </Stack>
+        <DropZone onFiles={onFiles} />
+        <Typography variant="body2" color="text.secondary">
+          Each photo is kept on this device until the server has it, and is sent as soon as there is
+          signal. Keep shooting.
+        </Typography>
+      </Stack>
+
+      {notice ? (
+        <Alert severity={notice.severity} role="alert" onClose={() => setNotice(null)}>
+          {notice.text}
+        </Alert>
+      ) : null}
+
+      {visit.length > 0 ? (
+        <Stack spacing={1.5} component="section" aria-labelledby="visit-heading">
+          <Stack
+            direction="row"
+            spacing={1}
+            useFlexGap
+            sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}
+          >
+            <Typography id="visit-heading" variant="h6" component="h2">
+              This visit: {visit.length} {visit.length === 1 ? 'photo' : 'photos'}
+              {sent > 0 ? `, ${sent} sent` : ''}
+            </Typography>
+            <Button
+              component={RouterLink}
+              to={paths.uploaderBatch(project.id)}
+              variant="contained"
+              color="secondary"
+              startIcon={<EditNoteOutlined />}
+            >
+              Name and describe
+            </Button>
+          </Stack>
+          <Box
+            component="ul"
+            aria-label="Photos of this visit"
+            sx={{
+              display: 'grid',
+              gap: 1.5,
+              gridTemplateColumns: uploadGridColumns,
+              p: 0,
+              m: 0,
+            }}
+          >
+            {visit.map((photo) => (
+              <QueuedPhotoCard key={photo.clientId} photo={photo} />
+            ))}
+          </Box>
+        </Stack>
+      ) : null}
+
+      <Stack spacing={2} component="section" aria-labelledby="next-text-heading">
+        <Typography id="next-text-heading" variant="subtitle1" component="h2">
+          For the next photos
+        </Typography>
         <TextField
           label="Name"
           value={name}
           onChange={(event) => setName(event.target.value)}
-          disabled={uploading}
-          helperText="Optional"
+          helperText={`Optional. Left empty, a photo is named after the project and the time it was taken. ${name.length}/${limits.uploadNameMax}`}
           slotProps={{ htmlInput: { maxLength: limits.uploadNameMax } }}
           fullWidth
         />
@@ -253,45 +268,13 @@ export function UploadForm({
           label="Description"
           value={description}
           onChange={(event) => setDescription(event.target.value)}
-          disabled={uploading}
-          helperText="Optional"
+          helperText={`Optional. ${description.length}/${limits.descriptionMax}`}
           slotProps={{ htmlInput: { maxLength: limits.descriptionMax } }}
           multiline
-          minRows={3}
+          minRows={2}
           fullWidth
         />
       </Stack>
-
-      <Box>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
-          The upload starts as soon as you pick a photo.
-        </Typography>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
-          <FilePickerButton
-            label="Take photo"
-            icon={<PhotoCameraOutlined />}
-            capture="environment"
-            variant="contained"
-            disabled={uploading}
-            onFile={start}
-          />
-          <FilePickerButton
-            label="Choose file"
-            icon={<CloudUploadOutlined />}
-            variant="outlined"
-            disabled={uploading}
-            onFile={start}
-          />
-        </Stack>
-      </Box>
-
-      <Box aria-live="polite">
-        <UploadStatus state={state} onRetry={retry} onCancel={() => abort.current?.abort()} />
-      </Box>
-
-      <Section title="Tags">
-        <UnderConstruction whatWillBeHere="Tags will label photos by trade, area and issue." />
-      </Section>
     </Stack>
   );
 }

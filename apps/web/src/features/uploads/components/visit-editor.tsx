@@ -1,0 +1,265 @@
+import AddAPhotoOutlined from '@mui/icons-material/AddAPhotoOutlined';
+import CheckOutlined from '@mui/icons-material/CheckOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { limits } from '@sitelog/shared';
+import { useState } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { EmptyState } from '@/components/empty-state';
+import { paths } from '@/lib/paths';
+import { DiscardButton } from '../queue/discard-dialog';
+import { photoStatus } from '../queue/photo-status';
+import type { QueuedPhoto } from '../queue/queue-db';
+import { uploadQueue } from '../queue/runtime';
+import { QueuedPhotoThumb } from '../queue/queued-photo-thumb';
+import { useUploadQueue } from '../queue/use-upload-queue';
+import { endVisit, visitIdFor } from '../queue/visit';
+
+interface Draft {
+  name: string;
+  description: string;
+}
+
+function VisitRow({
+  photo,
+  index,
+  draft,
+  onChange,
+}: {
+  photo: QueuedPhoto;
+  index: number;
+  draft: Draft;
+  onChange: (draft: Draft) => void;
+}) {
+  const { online, progress } = useUploadQueue();
+  const status = photoStatus(photo, { online, progress });
+  const label = `Photo ${index + 1}`;
+  return (
+    <Paper component="li" variant="outlined" aria-label={label} sx={{ p: 1.5, listStyle: 'none' }}>
+      <Stack direction="row" spacing={{ xs: 1.5, sm: 2 }}>
+        <Box
+          sx={{
+            width: { xs: 96, sm: 160 },
+            aspectRatio: '4 / 3',
+            flexShrink: 0,
+            bgcolor: 'action.hover',
+            borderRadius: 1,
+            overflow: 'hidden',
+          }}
+        >
+          <QueuedPhotoThumb photo={photo} />
+        </Box>
+        <Stack spacing={1.5} sx={{ flexGrow: 1, minWidth: 0 }}>
+          <Typography
+            variant="caption"
+            role="status"
+            color={status.tone === 'refused' ? 'error' : 'text.secondary'}
+          >
+            {label} · {status.label}
+            {status.detail ? `: ${status.detail}` : ''}
+          </Typography>
+          <TextField
+            label={`Name of photo ${index + 1}`}
+            size="small"
+            value={draft.name}
+            placeholder={
+              photo.status === 'sent' ? undefined : 'Project name and time, if left empty'
+            }
+            onChange={(event) => onChange({ ...draft, name: event.target.value })}
+            slotProps={{ htmlInput: { maxLength: limits.uploadNameMax } }}
+            fullWidth
+          />
+          <TextField
+            label={`Description of photo ${index + 1}`}
+            size="small"
+            value={draft.description}
+            onChange={(event) => onChange({ ...draft, description: event.target.value })}
+            slotProps={{ htmlInput: { maxLength: limits.descriptionMax } }}
+            multiline
+            minRows={1}
+            fullWidth
+          />
+          {photo.status !== 'sent' ? (
+            <Box>
+              <DiscardButton photo={photo} label={`Discard photo ${index + 1}`} />
+            </Box>
+          ) : null}
+        </Stack>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** Name and description for every photo at once. */
+function ApplyToAll({
+  onApply,
+  count,
+}: {
+  onApply: (draft: Partial<Draft>) => void;
+  count: number;
+}) {
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="all-heading">
+      <Stack spacing={1.5}>
+        <Typography id="all-heading" variant="subtitle1" component="h2">
+          For all {count} photos
+        </Typography>
+        <TextField
+          label="Name for all"
+          size="small"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          slotProps={{ htmlInput: { maxLength: limits.uploadNameMax } }}
+          fullWidth
+        />
+        <TextField
+          label="Description for all"
+          size="small"
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+          slotProps={{ htmlInput: { maxLength: limits.descriptionMax } }}
+          multiline
+          minRows={2}
+          fullWidth
+        />
+        <Box>
+          <Button
+            variant="outlined"
+            disabled={name.trim() === '' && description.trim() === ''}
+            onClick={() =>
+              onApply({
+                ...(name.trim() ? { name: name.trim() } : {}),
+                ...(description.trim() ? { description: description.trim() } : {}),
+              })
+            }
+          >
+            Apply to all
+          </Button>
+        </Box>
+      </Stack>
+    </Paper>
+  );
+}
+
+/**
+ * The batch editor of an uploader visit: every photo taken since the uploader opened, sent or
+ * still on the device, each with its name and description, or one text for all. What is typed is
+ * kept on the device and saved with the photo (or to it, once sent) by the queue, so it works
+ * without signal. DONE goes to the project, ADD ANOTHER ONE back to the camera.
+ */
+export function VisitEditor({ projectId }: { projectId: number }) {
+  const navigate = useNavigate();
+  const queue = useUploadQueue();
+  const [visitId] = useState(() => visitIdFor(projectId));
+  const photos = queue.photos.filter((p) => p.visitId === visitId && p.projectId === projectId);
+  const [drafts, setDrafts] = useState<Record<string, Draft>>({});
+  const [saving, setSaving] = useState(false);
+
+  const draftOf = (photo: QueuedPhoto): Draft =>
+    drafts[photo.clientId] ?? { name: photo.name, description: photo.description };
+  const changed = photos.filter((photo) => {
+    const draft = drafts[photo.clientId];
+    return draft && (draft.name !== photo.name || draft.description !== photo.description);
+  });
+
+  const save = async () => {
+    setSaving(true);
+    try {
+      for (const photo of changed) {
+        const draft = draftOf(photo);
+        await uploadQueue.setText(photo.clientId, {
+          name: draft.name.trim(),
+          description: draft.description.trim(),
+        });
+      }
+      setDrafts({});
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const done = async () => {
+    await save();
+    endVisit(projectId);
+    await uploadQueue.closeVisit(visitId);
+    void navigate(paths.project(projectId));
+  };
+  const another = async () => {
+    await save();
+    void navigate(paths.uploader(projectId));
+  };
+
+  if (queue.loaded && photos.length === 0) {
+    return (
+      <EmptyState
+        icon={<AddAPhotoOutlined />}
+        message="No photos in this visit yet"
+        description="Take or choose photos first; they show here to be named."
+        action={
+          <Button component={RouterLink} to={paths.uploader(projectId)} variant="contained">
+            Add photos
+          </Button>
+        }
+      />
+    );
+  }
+
+  return (
+    <Stack spacing={2} sx={{ maxWidth: 960 }}>
+      {photos.length > 1 ? (
+        <ApplyToAll
+          count={photos.length}
+          onApply={(patch) =>
+            setDrafts(
+              Object.fromEntries(photos.map((p) => [p.clientId, { ...draftOf(p), ...patch }])),
+            )
+          }
+        />
+      ) : null}
+      <Stack component="ol" spacing={1.5} aria-label="Photos of this visit" sx={{ p: 0, m: 0 }}>
+        {photos.map((photo, index) => (
+          <VisitRow
+            key={photo.clientId}
+            photo={photo}
+            index={index}
+            draft={draftOf(photo)}
+            onChange={(draft) => setDrafts((all) => ({ ...all, [photo.clientId]: draft }))}
+          />
+        ))}
+      </Stack>
+      <Typography variant="body2" color="text.secondary">
+        Names and descriptions are kept on this device and saved with the photos, also without
+        signal.
+      </Typography>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+        <Button
+          variant="contained"
+          startIcon={<CheckOutlined />}
+          loading={saving}
+          onClick={() => void done()}
+        >
+          Done
+        </Button>
+        <Button
+          variant="outlined"
+          startIcon={<AddAPhotoOutlined />}
+          disabled={saving}
+          onClick={() => void another()}
+        >
+          Add another one
+        </Button>
+        {changed.length > 0 ? (
+          <Button disabled={saving} onClick={() => void save()}>
+            Save
+          </Button>
+        ) : null}
+      </Stack>
+    </Stack>
+  );
+}

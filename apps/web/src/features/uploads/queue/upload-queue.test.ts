@@ -1,0 +1,285 @@
+import { File as NodeFile } from 'node:buffer';
+import type { Upload } from '@sitelog/shared';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getPhoto, readQueueSession, userPhotos, type QueuedPhoto } from './queue-db';
+import { backoffMs, type SendOutcome } from './send-photo';
+import { UploadQueue, type QueueDeps, type SendOptions } from './upload-queue';
+
+// IndexedDB for Node: a fresh, empty database per test. Files are Node's (structured-cloneable).
+const photoFile = (name = 'shot.jpg', size = 1000) =>
+  new NodeFile([new Uint8Array(size)], name, {
+    type: 'image/jpeg',
+    lastModified: 1_000,
+  }) as unknown as File;
+
+interface PendingSend {
+  photo: QueuedPhoto;
+  options: SendOptions;
+  resolve: (outcome: SendOutcome) => void;
+}
+
+const uploadFor = (photo: QueuedPhoto, id: number): Upload =>
+  ({
+    id,
+    name: photo.name || `Project · 14:32`,
+    description: photo.description,
+    project: { id: photo.projectId, name: 'Riverside' },
+    creator: { id: photo.userId, firstname: 'A', lastname: 'B' },
+  }) as unknown as Upload;
+
+function harness({ online = true, busy = new Set<string>() } = {}) {
+  const sends: PendingSend[] = [];
+  const texts: QueuedPhoto[] = [];
+  let now = 10_000;
+  let ids = 0;
+  let isOnline = online;
+  const storedAtSend: (QueuedPhoto | undefined)[] = [];
+  const deps: QueueDeps = {
+    send: async (photo, _file, options) => {
+      storedAtSend.push(await getPhoto(photo.clientId));
+      return new Promise((resolve) => sends.push({ photo, options, resolve }));
+    },
+    saveText: (photo) => {
+      texts.push(photo);
+      return Promise.resolve({ kind: 'sent', upload: uploadFor(photo, photo.uploadId ?? 0) });
+    },
+    isOnline: () => isOnline,
+    now: () => now,
+    random: () => 0.5,
+    newId: () => `photo-${++ids}`,
+    withLock: (clientId, task) => (busy.has(clientId) ? Promise.resolve('busy') : task()),
+    requestBackgroundSync: vi.fn(),
+    broadcast: vi.fn(),
+  };
+  const queue = new UploadQueue(deps);
+  return {
+    queue,
+    deps,
+    sends,
+    texts,
+    storedAtSend,
+    advance: (ms: number) => {
+      now += ms;
+      vi.advanceTimersByTime(ms);
+    },
+    setOnline: (value: boolean) => {
+      isOnline = value;
+      queue.setOnline(value);
+    },
+  };
+}
+
+const target = { projectId: 7, projectName: 'Riverside', visitId: 'visit-1' };
+const noText = { name: '', description: '' };
+const flush = async () => {
+  for (let i = 0; i < 20; i++) await vi.advanceTimersByTimeAsync(0);
+};
+
+// setup.ts gives every test an empty IndexedDB (fake-indexeddb).
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('UploadQueue', () => {
+  it('stores every photo on the device before sending it, two at a time', async () => {
+    const h = harness();
+    await h.queue.start(1, 'token-1');
+    const added = await h.queue.add(
+      [photoFile('a.jpg'), photoFile('b.jpg'), photoFile('c.jpg')],
+      target,
+      {
+        name: 'North wall',
+        description: 'Rebar',
+      },
+    );
+    expect(added).toHaveLength(3);
+    await flush();
+    expect(h.sends.map((s) => s.photo.fileName)).toEqual(['a.jpg', 'b.jpg']);
+    // What the sender got was already on the device, with its project and text.
+    for (const stored of h.storedAtSend) {
+      expect(stored).toMatchObject({ projectId: 7, name: 'North wall', description: 'Rebar' });
+      expect(stored?.file).toBeTruthy();
+    }
+    expect(await readQueueSession()).toMatchObject({ userId: 1, token: 'token-1' });
+    expect(h.deps.requestBackgroundSync).toHaveBeenCalled();
+
+    h.sends[0]!.resolve({ kind: 'sent', upload: uploadFor(h.sends[0]!.photo, 101) });
+    await flush();
+    expect(h.sends.map((s) => s.photo.fileName)).toEqual(['a.jpg', 'b.jpg', 'c.jpg']);
+    const sent = await getPhoto('photo-1');
+    // Acknowledged: the file has left the device, the upload's id stays for the visit.
+    expect(sent).toMatchObject({ status: 'sent', uploadId: 101, file: null });
+  });
+
+  it('tells listeners about each delivered upload', async () => {
+    const h = harness();
+    const delivered: number[] = [];
+    h.queue.onUploaded((upload) => delivered.push(upload.id));
+    await h.queue.start(1, 't');
+    await h.queue.add([photoFile()], target, noText);
+    await flush();
+    h.sends[0]!.resolve({ kind: 'sent', upload: uploadFor(h.sends[0]!.photo, 5) });
+    await flush();
+    expect(delivered).toEqual([5]);
+    expect(h.queue.getSnapshot().photos[0]).toMatchObject({
+      status: 'sent',
+      name: 'Project · 14:32',
+    });
+  });
+
+  it('waits for signal while offline and sends when the connection returns', async () => {
+    const h = harness({ online: false });
+    await h.queue.start(1, 't');
+    await h.queue.add([photoFile()], target, noText);
+    await flush();
+    expect(h.sends).toHaveLength(0);
+    expect(h.queue.getSnapshot().photos[0]).toMatchObject({ status: 'waiting' });
+    h.setOnline(true);
+    await flush();
+    expect(h.sends).toHaveLength(1);
+  });
+
+  it('retries a failed send with backoff, and keeps the reason', async () => {
+    const h = harness();
+    await h.queue.start(1, 't');
+    await h.queue.add([photoFile()], target, noText);
+    await flush();
+    h.sends[0]!.resolve({ kind: 'retry', message: 'Could not reach the server.' });
+    await flush();
+    const waiting = h.queue.getSnapshot().photos[0]!;
+    expect(waiting).toMatchObject({
+      status: 'waiting',
+      attempts: 1,
+      error: 'Could not reach the server.',
+    });
+    expect(h.sends).toHaveLength(1);
+    h.advance(backoffMs(1, 0.5) - 1);
+    await flush();
+    expect(h.sends).toHaveLength(1);
+    h.advance(1);
+    await flush();
+    expect(h.sends).toHaveLength(2);
+    expect(backoffMs(1, 0.5)).toBe(2000);
+    expect(backoffMs(10, 0.5)).toBe(60_000);
+  });
+
+  it('stops on a refusal, says why, and sends again only on Retry', async () => {
+    const h = harness();
+    await h.queue.start(1, 't');
+    await h.queue.add([photoFile('doc.jpg')], target, noText);
+    await flush();
+    h.sends[0]!.resolve({ kind: 'refused', message: 'This file is not an image.' });
+    await flush();
+    expect(await getPhoto('photo-1')).toMatchObject({
+      status: 'refused',
+      error: 'This file is not an image.',
+    });
+    h.advance(10 * 60_000);
+    await flush();
+    expect(h.sends).toHaveLength(1);
+    await h.queue.retry('photo-1');
+    await flush();
+    expect(h.sends).toHaveLength(2);
+  });
+
+  it('keeps a photo whose session was refused, without asking again at once', async () => {
+    const h = harness();
+    await h.queue.start(1, 't');
+    await h.queue.add([photoFile()], target, noText);
+    await flush();
+    h.sends[0]!.resolve({ kind: 'unauthorized' });
+    await flush();
+    expect(h.sends).toHaveLength(1);
+    expect(await getPhoto('photo-1')).toMatchObject({ status: 'waiting', file: expect.anything() });
+    let idle = false;
+    void h.queue.whenIdle().then(() => (idle = true));
+    await flush();
+    expect(idle).toBe(true);
+    h.advance(60_000);
+    await flush();
+    expect(h.sends).toHaveLength(2);
+  });
+
+  it('discards a photo from the device', async () => {
+    const h = harness({ online: false });
+    await h.queue.start(1, 't');
+    await h.queue.add([photoFile()], target, noText);
+    await h.queue.discard('photo-1');
+    expect(await userPhotos(1)).toEqual([]);
+    expect(h.queue.getSnapshot().photos).toEqual([]);
+  });
+
+  it('sends text typed before the photo went with it, and text typed after as an edit', async () => {
+    const h = harness();
+    await h.queue.start(1, 't');
+    await h.queue.add([photoFile('a.jpg'), photoFile('b.jpg'), photoFile('c.jpg')], target, noText);
+    await flush();
+    // c.jpg still waits (two in flight): its text goes with it.
+    await h.queue.setText('photo-3', { name: 'Gable', description: 'East' });
+    // a.jpg is on its way: its text is saved to the upload once it is there.
+    await h.queue.setText('photo-1', { name: 'Ridge', description: '' });
+    h.sends[0]!.resolve({ kind: 'sent', upload: uploadFor(h.sends[0]!.photo, 11) });
+    await flush();
+    expect(h.texts.map((p) => [p.uploadId, p.name])).toEqual([[11, 'Ridge']]);
+    expect(await getPhoto('photo-1')).toMatchObject({ textDirty: false, status: 'sent' });
+    h.sends[1]!.resolve({ kind: 'sent', upload: uploadFor(h.sends[1]!.photo, 12) });
+    await flush();
+    expect(h.sends[2]!.photo).toMatchObject({ name: 'Gable', description: 'East' });
+  });
+
+  it('after a reload, sends what a closed page left behind, once', async () => {
+    const first = harness();
+    await first.queue.start(1, 't');
+    await first.queue.add([photoFile('a.jpg')], target, noText);
+    await flush();
+    expect(await getPhoto('photo-1')).toMatchObject({ status: 'sending' });
+    first.queue.stop();
+    await flush();
+
+    const second = harness();
+    await second.queue.start(1, 't');
+    await flush();
+    expect(second.sends.map((s) => s.photo.clientId)).toEqual(['photo-1']);
+  });
+
+  it('leaves a photo another sender holds, and looks again later', async () => {
+    const busy = new Set(['photo-1']);
+    const h = harness({ busy });
+    await h.queue.start(1, 't');
+    await h.queue.add([photoFile()], target, noText);
+    await flush();
+    expect(h.sends).toHaveLength(0);
+    busy.clear();
+    h.advance(3_000);
+    await flush();
+    expect(h.sends).toHaveLength(1);
+  });
+
+  it("keeps one user's photos from another", async () => {
+    const h = harness({ online: false });
+    await h.queue.start(1, 't1');
+    await h.queue.add([photoFile()], target, noText);
+    await h.queue.start(2, 't2');
+    await flush();
+    expect(h.queue.getSnapshot().photos).toEqual([]);
+    await h.queue.start(1, 't1');
+    await flush();
+    expect(h.queue.getSnapshot().photos).toHaveLength(1);
+  });
+
+  it('is idle once nothing is due', async () => {
+    const h = harness();
+    await h.queue.start(1, 't');
+    await h.queue.add([photoFile()], target, noText);
+    let idle = false;
+    void h.queue.whenIdle().then(() => (idle = true));
+    await flush();
+    expect(idle).toBe(false);
+    h.sends[0]!.resolve({ kind: 'retry', message: 'down' });
+    await flush();
+    expect(idle).toBe(true);
+  });
+});

@@ -1,0 +1,442 @@
+// The field uploader's queue: every chosen photo is written to the device first, then sent in
+// the background, two at a time, with its idempotency key, until the server acknowledges it.
+// It outlives the page that added the photo (a module singleton), resumes after a reload, and
+// waits for signal. React reads it through `useUploadQueue` (use-upload-queue.ts).
+import type { Upload } from '@sitelog/shared';
+import {
+  deletePhoto,
+  putPhoto,
+  rememberProject,
+  saveQueueSession,
+  updatePhoto,
+  userPhotos,
+  type QueuedPhoto,
+} from './queue-db';
+import { backoffMs, type SendOutcome } from './send-photo';
+
+/** Photos in flight at once: what the uploads bench found to double throughput, and no more. */
+export const IN_FLIGHT = 2;
+/** A sent photo's record (no file) is kept this long for its visit's editor. */
+const SENT_KEPT_MS = 24 * 60 * 60 * 1000;
+/** Another tab or the service worker is sending it: look again after this. */
+const BUSY_RETRY_MS = 3_000;
+/** The stored session was refused: try again after this (the user may sign in meanwhile). */
+const UNAUTHORIZED_RETRY_MS = 60_000;
+
+export interface SendOptions {
+  onProgress: (fraction: number | null) => void;
+  signal: AbortSignal;
+}
+
+export interface QueueDeps {
+  send: (photo: QueuedPhoto, file: Blob, options: SendOptions) => Promise<SendOutcome>;
+  /** PATCH of the text typed after the photo had been sent; the same outcomes. */
+  saveText: (photo: QueuedPhoto) => Promise<SendOutcome>;
+  isOnline: () => boolean;
+  now: () => number;
+  random: () => number;
+  newId: () => string;
+  /** Runs `task` unless another tab or the worker holds the photo's lock (then: 'busy'). */
+  withLock: <T>(clientId: string, task: () => Promise<T>) => Promise<T | 'busy'>;
+  /** After a photo was added: ask the service worker to send the queue even if the app closes. */
+  requestBackgroundSync: () => void;
+  /** Tells other tabs something changed (they read the queue again). */
+  broadcast: () => void;
+}
+
+export interface QueueSnapshot {
+  userId: number | null;
+  /** False until the user's queue has been read from the device. */
+  loaded: boolean;
+  photos: readonly QueuedPhoto[];
+  /** Upload progress (0..1, null when unknown) of the photos being sent by this page. */
+  progress: ReadonlyMap<string, number | null>;
+  online: boolean;
+}
+
+export interface AddTarget {
+  projectId: number;
+  projectName: string;
+  projectLocation?: string;
+  visitId: string;
+}
+
+export type UploadedListener = (upload: Upload, photo: QueuedPhoto) => void;
+
+/** Photos still on the device: not yet acknowledged by the server. */
+export const isPending = (photo: QueuedPhoto) => photo.status !== 'sent';
+
+export class UploadQueue {
+  private snapshot: QueueSnapshot;
+  private readonly listeners = new Set<() => void>();
+  private readonly uploadedListeners = new Set<UploadedListener>();
+  private readonly inFlight = new Map<string, AbortController>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private generation = 0;
+
+  constructor(private readonly deps: QueueDeps) {
+    this.snapshot = {
+      userId: null,
+      loaded: false,
+      photos: [],
+      progress: new Map(),
+      online: deps.isOnline(),
+    };
+  }
+
+  getSnapshot = (): QueueSnapshot => this.snapshot;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  onUploaded(listener: UploadedListener): () => void {
+    this.uploadedListeners.add(listener);
+    return () => this.uploadedListeners.delete(listener);
+  }
+
+  private set(next: Partial<QueueSnapshot>): void {
+    this.snapshot = { ...this.snapshot, ...next };
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  private replace(photo: QueuedPhoto): void {
+    const photos = this.snapshot.photos.some((p) => p.clientId === photo.clientId)
+      ? this.snapshot.photos.map((p) => (p.clientId === photo.clientId ? photo : p))
+      : [...this.snapshot.photos, photo];
+    this.set({ photos });
+  }
+
+  private setProgress(clientId: string, fraction: number | null | undefined): void {
+    const progress = new Map(this.snapshot.progress);
+    if (fraction === undefined) progress.delete(clientId);
+    else progress.set(clientId, fraction);
+    this.set({ progress });
+  }
+
+  /** Starts (or switches to) `userId`'s queue: reads it from the device and sends what waits. */
+  async start(userId: number, token: string): Promise<void> {
+    if (this.snapshot.userId !== userId) this.stop();
+    const generation = this.generation;
+    this.set({ userId });
+    await saveQueueSession({ userId, token });
+    await this.reload(generation, { recover: true });
+  }
+
+  /** Stops sending (logout, expired session): photos stay on the device, waiting. */
+  stop(): void {
+    this.generation += 1;
+    for (const controller of this.inFlight.values()) controller.abort();
+    this.inFlight.clear();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.set({ userId: null, loaded: false, photos: [], progress: new Map() });
+  }
+
+  /** Reads the queue from the device again (another tab or the service worker changed it). */
+  refresh(): Promise<void> {
+    return this.reload(this.generation, { recover: false });
+  }
+
+  private async reload(generation: number, { recover }: { recover: boolean }): Promise<void> {
+    const userId = this.snapshot.userId;
+    if (userId === null) return;
+    const now = this.deps.now();
+    let photos = await userPhotos(userId);
+    if (generation !== this.generation) return;
+    const kept: QueuedPhoto[] = [];
+    for (const photo of photos) {
+      if (photo.status === 'sent' && !photo.textDirty && now - (photo.sentAt ?? 0) > SENT_KEPT_MS) {
+        await deletePhoto(photo.clientId);
+        continue;
+      }
+      // Left `sending` by a page that was closed mid-send: whoever holds its lock sends it; the
+      // key makes a second send harmless.
+      if (recover && photo.status === 'sending' && !this.inFlight.has(photo.clientId)) {
+        const waiting = await updatePhoto(photo.clientId, (p) =>
+          p.status === 'sending' ? { ...p, status: 'waiting' } : p,
+        );
+        if (waiting) kept.push(waiting);
+        continue;
+      }
+      kept.push(photo);
+    }
+    photos = kept;
+    if (generation !== this.generation) return;
+    this.set({ photos, loaded: true });
+    this.pump();
+  }
+
+  /** Connection state changed (the `online`/`offline` events): waiting photos go at once. */
+  setOnline(online: boolean): void {
+    this.set({ online });
+    if (online) this.sendNow();
+  }
+
+  /**
+   * Writes each file to the device, then queues it. Resolves with the new photos once every
+   * one is stored: nothing is sent before that.
+   */
+  async add(
+    files: readonly File[],
+    target: AddTarget,
+    text: { name: string; description: string },
+  ): Promise<QueuedPhoto[]> {
+    const userId = this.snapshot.userId;
+    if (userId === null) throw new Error('Sign in to add photos.');
+    const generation = this.generation;
+    const added: QueuedPhoto[] = [];
+    for (const file of files) {
+      const now = this.deps.now();
+      const photo: QueuedPhoto = {
+        clientId: this.deps.newId(),
+        userId,
+        projectId: target.projectId,
+        projectName: target.projectName,
+        visitId: target.visitId,
+        file,
+        fileName: file.name || 'photo.jpg',
+        fileType: file.type,
+        size: file.size,
+        takenAt: file.lastModified || now,
+        name: text.name,
+        description: text.description,
+        addedAt: now,
+        status: 'waiting',
+        attempts: 0,
+        nextAttemptAt: now,
+        error: null,
+        uploadId: null,
+        sentAt: null,
+        textDirty: false,
+      };
+      await putPhoto(photo);
+      if (generation !== this.generation) return added;
+      added.push(photo);
+      this.replace(photo);
+    }
+    void rememberProject({
+      userId,
+      projectId: target.projectId,
+      name: target.projectName,
+      location: target.projectLocation ?? '',
+    }).catch(() => undefined);
+    this.deps.broadcast();
+    this.deps.requestBackgroundSync();
+    this.pump();
+    return added;
+  }
+
+  /**
+   * Changes a photo's name and description. Before it is sent they go with it; after, they are
+   * saved to the upload (PATCH), queued the same way, so text typed offline is not lost either.
+   */
+  async setText(clientId: string, text: { name: string; description: string }): Promise<void> {
+    const next = await updatePhoto(clientId, (photo) =>
+      photo.name === text.name && photo.description === text.description
+        ? photo
+        : {
+            ...photo,
+            ...text,
+            textDirty: photo.status !== 'waiting' && photo.status !== 'refused',
+          },
+    );
+    if (!next) return;
+    this.replace(next);
+    this.deps.broadcast();
+    this.pump();
+  }
+
+  /** A refused or waiting photo: try it now, from a fresh start. */
+  async retry(clientId: string): Promise<void> {
+    const next = await updatePhoto(clientId, (photo) =>
+      photo.status === 'refused' || photo.status === 'waiting'
+        ? { ...photo, status: 'waiting', attempts: 0, nextAttemptAt: 0, error: null }
+        : photo,
+    );
+    if (next) this.replace(next);
+    this.pump();
+  }
+
+  /** Removes a photo from the device for good (the UI asks first). */
+  async discard(clientId: string): Promise<void> {
+    this.inFlight.get(clientId)?.abort();
+    await deletePhoto(clientId);
+    this.set({ photos: this.snapshot.photos.filter((p) => p.clientId !== clientId) });
+    this.setProgress(clientId, undefined);
+    this.deps.broadcast();
+  }
+
+  /** Forgets the sent photos of a visit whose editor was closed (DONE). */
+  async closeVisit(visitId: string): Promise<void> {
+    const done = this.snapshot.photos.filter(
+      (p) => p.visitId === visitId && p.status === 'sent' && !p.textDirty,
+    );
+    for (const photo of done) await deletePhoto(photo.clientId);
+    const gone = new Set(done.map((p) => p.clientId));
+    this.set({ photos: this.snapshot.photos.filter((p) => !gone.has(p.clientId)) });
+  }
+
+  /** Every waiting photo may go now (the connection came back, or the user asked). */
+  sendNow(): void {
+    const now = this.deps.now();
+    const photos = this.snapshot.photos.map((p) =>
+      p.status === 'waiting' && p.nextAttemptAt > now ? { ...p, nextAttemptAt: now } : p,
+    );
+    this.set({ photos });
+    this.pump();
+  }
+
+  /**
+   * Resolves once nothing is being sent and nothing is due now (offline, everything sent, or
+   * only photos in backoff or refused left): the service worker's sync waits for this.
+   */
+  whenIdle(): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!this.snapshot.loaded || this.inFlight.size > 0) return;
+        const now = this.deps.now();
+        if (this.snapshot.online && this.snapshot.photos.some((p) => this.due(p, now))) return;
+        unsubscribe();
+        resolve();
+      };
+      const unsubscribe = this.subscribe(check);
+      check();
+    });
+  }
+
+  private due(photo: QueuedPhoto, now: number): boolean {
+    if (this.inFlight.has(photo.clientId) || photo.nextAttemptAt > now) return false;
+    return photo.status === 'waiting' || (photo.status === 'sent' && photo.textDirty);
+  }
+
+  private pump(): void {
+    if (this.snapshot.userId === null || !this.snapshot.loaded) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (!this.snapshot.online) return;
+    const now = this.deps.now();
+    for (const photo of this.snapshot.photos) {
+      if (this.inFlight.size >= IN_FLIGHT) break;
+      if (this.due(photo, now)) void this.sendOne(photo, this.generation);
+    }
+    // The next photo whose backoff ends wakes the queue up.
+    const later = this.snapshot.photos
+      .filter((p) => (p.status === 'waiting' || p.textDirty) && !this.inFlight.has(p.clientId))
+      .map((p) => p.nextAttemptAt)
+      .filter((at) => at > now);
+    if (later.length > 0) this.timer = setTimeout(() => this.pump(), Math.min(...later) - now);
+  }
+
+  private async sendOne(photo: QueuedPhoto, generation: number): Promise<void> {
+    const controller = new AbortController();
+    this.inFlight.set(photo.clientId, controller);
+    const textOnly = photo.status === 'sent';
+    let outcome: SendOutcome | 'busy' | 'gone';
+    let sentText = { name: photo.name, description: photo.description };
+    try {
+      outcome = await this.deps.withLock(
+        photo.clientId,
+        async (): Promise<SendOutcome | 'gone'> => {
+          // Read again under the lock: another tab may have sent or discarded it meanwhile. A
+          // photo left `sending` by a closed page is taken over: nobody else holds its lock.
+          const current = await updatePhoto(photo.clientId, (p) =>
+            p.status === 'waiting' ? { ...p, status: 'sending' } : p,
+          );
+          if (!current) return 'gone';
+          const sendable = textOnly
+            ? current.status === 'sent' && current.textDirty
+            : current.status === 'sending';
+          if (!sendable) return 'gone';
+          if (generation !== this.generation) return { kind: 'aborted' };
+          sentText = { name: current.name, description: current.description };
+          this.replace(current);
+          if (textOnly) return this.deps.saveText(current);
+          if (!current.file) return 'gone';
+          this.setProgress(current.clientId, 0);
+          return this.deps.send(current, current.file, {
+            signal: controller.signal,
+            onProgress: (fraction) => this.setProgress(current.clientId, fraction),
+          });
+        },
+      );
+    } catch (error) {
+      outcome = { kind: 'retry', message: error instanceof Error ? error.message : String(error) };
+    }
+    this.inFlight.delete(photo.clientId);
+    this.setProgress(photo.clientId, undefined);
+    if (generation !== this.generation) {
+      // Stopped meanwhile (logout or another user): leave it waiting on the device.
+      await updatePhoto(photo.clientId, (p) =>
+        p.status === 'sending' ? { ...p, status: 'waiting' } : p,
+      ).catch(() => null);
+      return;
+    }
+    await this.settle(photo.clientId, outcome, sentText, textOnly);
+    this.deps.broadcast();
+    this.pump();
+  }
+
+  private async settle(
+    clientId: string,
+    outcome: SendOutcome | 'busy' | 'gone',
+    sentText: { name: string; description: string },
+    textOnly: boolean,
+  ): Promise<void> {
+    const now = this.deps.now();
+    if (outcome === 'gone') {
+      await this.refresh();
+      return;
+    }
+    let uploaded: Upload | null = null;
+    const next = await updatePhoto(clientId, (p): QueuedPhoto => {
+      if (outcome === 'busy') return { ...p, nextAttemptAt: now + BUSY_RETRY_MS };
+      switch (outcome.kind) {
+        case 'sent': {
+          uploaded = outcome.upload;
+          // Text typed while it was on its way is saved next (PATCH).
+          const changed = p.name !== sentText.name || p.description !== sentText.description;
+          return {
+            ...p,
+            status: 'sent',
+            file: null,
+            uploadId: outcome.upload.id,
+            sentAt: p.sentAt ?? now,
+            name: changed ? p.name : outcome.upload.name,
+            description: changed ? p.description : outcome.upload.description,
+            textDirty: changed,
+            attempts: 0,
+            nextAttemptAt: now,
+            error: null,
+          };
+        }
+        case 'refused':
+          return textOnly
+            ? { ...p, textDirty: false, error: outcome.message }
+            : { ...p, status: 'refused', error: outcome.message };
+        case 'retry':
+          return {
+            ...p,
+            status: textOnly ? p.status : 'waiting',
+            attempts: p.attempts + 1,
+            nextAttemptAt: now + backoffMs(p.attempts + 1, this.deps.random()),
+            error: outcome.message,
+          };
+        case 'unauthorized':
+          // The page's session ends with the 401 (and stops this queue); a sender without a
+          // page (the service worker) waits before it tries again.
+          return {
+            ...p,
+            status: textOnly ? p.status : 'waiting',
+            nextAttemptAt: now + UNAUTHORIZED_RETRY_MS,
+            error: 'Your session ended. Sign in again to send it.',
+          };
+        case 'aborted':
+          return { ...p, status: textOnly ? p.status : 'waiting' };
+      }
+    });
+    if (next) this.replace(next);
+    if (uploaded && next) for (const listener of this.uploadedListeners) listener(uploaded, next);
+  }
+}
