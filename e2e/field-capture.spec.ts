@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
 import {
   chromium,
   request as playwrightRequest,
@@ -227,6 +228,43 @@ test.describe('field capture', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Discard' }).click();
     await expect(page.getByText('Nothing waiting')).toBeVisible();
     expect(await projectUploads(request, admin, projectId)).toHaveLength(0);
+    await context.close();
+  });
+
+  test('the uploader with its tiles, the queue and the batch editor pass axe', async ({
+    browser,
+    admin,
+    request,
+  }) => {
+    const projectId = (await createProject(request, admin, unique('Axe'))).id;
+    const context = await browser.newContext({
+      ...phone,
+      baseURL: test.info().project.use.baseURL,
+    });
+    const page = await context.newPage();
+    await signIn(page, admin);
+    await page.goto(`/uploader/${projectId}/create`);
+    await page
+      .getByLabel('Choose photos')
+      .setInputFiles([
+        ...(await photos(1, 'axe')),
+        { name: 'broken.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('not a photo') },
+      ]);
+    await expect(visitTiles(page).getByText('Sent', { exact: true })).toHaveCount(1, {
+      timeout: 20_000,
+    });
+    await expect(visitTiles(page).getByText('Not accepted')).toBeVisible({ timeout: 20_000 });
+    const serious = async () =>
+      (await new AxeBuilder({ page }).analyze()).violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    expect(await serious(), 'uploader').toEqual([]);
+    await page.goto('/uploads/queue');
+    await expect(page.getByText(/1 photo on this device/)).toBeVisible();
+    expect(await serious(), 'queue').toEqual([]);
+    await page.goto(`/uploader/${projectId}/batch`);
+    await expect(page.getByLabel('Name of photo 2')).toBeVisible();
+    expect(await serious(), 'batch editor').toEqual([]);
     await context.close();
   });
 

@@ -80,15 +80,23 @@ registerRoute(new NavigationRoute(appPage, { denylist: NOT_APP_PAGES }));
 /**
  * Background Sync (issue 12, "Never lose a photo"): a page that queued photos registers the
  * queue's sync tag; the browser fires it when there is signal, also after the app was closed, and
- * fires it again later while this rejects (photos still waiting). The page, when open, sends the
- * same queue: per-photo Web Locks keep the two from sending one photo at once, and the photo's
- * idempotency key makes even that harmless.
+ * fires it again later while this rejects (photos still waiting, or a visible page of the app
+ * sending them itself). Should both send anyway (a page made visible meanwhile), per-photo Web
+ * Locks keep them from sending one photo at once, and the idempotency key makes even that
+ * harmless.
  */
 interface SyncEvent extends ExtendableEvent {
   readonly tag: string;
 }
 
+/** Whether a page of the app is open and visible (it sends the queue itself, with progress). */
+async function appOpen(): Promise<boolean> {
+  const pages = await self.clients.matchAll({ type: 'window' });
+  return pages.some((page) => page.visibilityState === 'visible');
+}
+
 self.addEventListener('sync', (event) => {
   const sync = event as SyncEvent;
-  if (sync.tag === SYNC_TAG) sync.waitUntil(sendQueueInBackground());
+  if (sync.tag !== SYNC_TAG) return;
+  sync.waitUntil(appOpen().then((open) => sendQueueInBackground({ appOpen: open })));
 });

@@ -14,7 +14,7 @@ import { visuallyHidden } from '@/components/visually-hidden';
 import { paths } from '@/lib/paths';
 import { QueuedPhotoCard } from '../queue/queued-photo-card';
 import { uploadQueue } from '../queue/runtime';
-import { useUploadQueue } from '../queue/use-upload-queue';
+import { useQueuedPhotos } from '../queue/use-upload-queue';
 import { uploadGridColumns } from './upload-tiles';
 import { visitIdFor } from '../queue/visit';
 
@@ -131,7 +131,7 @@ export interface UploadTarget {
  * signal now. The name and description typed here go with every photo added next.
  */
 export function UploadForm({ project }: { project: UploadTarget }) {
-  const queue = useUploadQueue();
+  const photos = useQueuedPhotos();
   const visitId = useMemo(() => visitIdFor(project.id), [project.id]);
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
@@ -139,7 +139,7 @@ export function UploadForm({ project }: { project: UploadTarget }) {
     null,
   );
 
-  const visit = queue.photos
+  const visit = photos
     .filter((photo) => photo.visitId === visitId && photo.projectId === project.id)
     .reverse();
 

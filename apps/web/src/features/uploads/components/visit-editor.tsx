@@ -16,7 +16,12 @@ import { photoStatus } from '../queue/photo-status';
 import type { QueuedPhoto } from '../queue/queue-db';
 import { uploadQueue } from '../queue/runtime';
 import { QueuedPhotoThumb } from '../queue/queued-photo-thumb';
-import { useUploadQueue } from '../queue/use-upload-queue';
+import {
+  usePhotoProgress,
+  useQueueLoaded,
+  useQueueOnline,
+  useQueuedPhotos,
+} from '../queue/use-upload-queue';
 import { endVisit, visitIdFor } from '../queue/visit';
 
 interface Draft {
@@ -35,8 +40,9 @@ function VisitRow({
   draft: Draft;
   onChange: (draft: Draft) => void;
 }) {
-  const { online, progress } = useUploadQueue();
-  const status = photoStatus(photo, { online, progress });
+  const online = useQueueOnline();
+  const fraction = usePhotoProgress(photo.clientId);
+  const status = photoStatus(photo, { online, fraction });
   const label = `Photo ${index + 1}`;
   return (
     <Paper component="li" variant="outlined" aria-label={label} sx={{ p: 1.5, listStyle: 'none' }}>
@@ -46,6 +52,7 @@ function VisitRow({
             width: { xs: 96, sm: 160 },
             aspectRatio: '4 / 3',
             flexShrink: 0,
+            alignSelf: 'flex-start',
             bgcolor: 'action.hover',
             borderRadius: 1,
             overflow: 'hidden',
@@ -155,9 +162,10 @@ function ApplyToAll({
  */
 export function VisitEditor({ projectId }: { projectId: number }) {
   const navigate = useNavigate();
-  const queue = useUploadQueue();
+  const all = useQueuedPhotos();
+  const loaded = useQueueLoaded();
   const [visitId] = useState(() => visitIdFor(projectId));
-  const photos = queue.photos.filter((p) => p.visitId === visitId && p.projectId === projectId);
+  const photos = all.filter((p) => p.visitId === visitId && p.projectId === projectId);
   const [drafts, setDrafts] = useState<Record<string, Draft>>({});
   const [saving, setSaving] = useState(false);
 
@@ -195,7 +203,7 @@ export function VisitEditor({ projectId }: { projectId: number }) {
     void navigate(paths.uploader(projectId));
   };
 
-  if (queue.loaded && photos.length === 0) {
+  if (loaded && photos.length === 0) {
     return (
       <EmptyState
         icon={<AddAPhotoOutlined />}

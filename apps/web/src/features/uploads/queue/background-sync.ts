@@ -74,7 +74,15 @@ function workerDeps(token: string): QueueDeps {
  * Sends the stored user's queue once, and rejects while photos are still waiting (no signal, a
  * failed try), so the browser fires the sync again later.
  */
-export async function sendQueueInBackground(): Promise<void> {
+export async function sendQueueInBackground({
+  appOpen,
+}: {
+  /** A page of the app is open and visible: it sends the queue itself. */
+  appOpen: boolean;
+}): Promise<void> {
+  // Two senders would each take two photos at once and wait on each other's locks; the open
+  // page has the progress to show. Rejected, the sync fires again later, for what is left then.
+  if (appOpen) throw new Error('The open app is sending the queue.');
   const session = await readQueueSession();
   if (!session) return;
   const queue = new UploadQueue(workerDeps(session.token));

@@ -15,9 +15,15 @@ export interface PhotoStatus {
 /** What the user sees of a queued photo's state. */
 export function photoStatus(
   photo: QueuedPhoto,
-  { online, progress }: { online: boolean; progress: ReadonlyMap<string, number | null> },
+  {
+    online,
+    fraction,
+  }: {
+    online: boolean;
+    /** Its send progress in this page, if it is being sent here. */
+    fraction?: number | null | undefined;
+  },
 ): PhotoStatus {
-  const fraction = progress.get(photo.clientId);
   switch (photo.status) {
     case 'sent':
       return photo.textDirty

@@ -65,12 +65,20 @@ export interface RecentProject {
   usedAt: number;
 }
 
+/** A photo's record without its file: its state changes often, and its file never. */
+type StoredPhoto = Omit<QueuedPhoto, 'file'>;
+
 interface QueueSchema extends DBSchema {
   photos: {
     key: string;
-    value: QueuedPhoto;
+    value: StoredPhoto;
     indexes: { byUser: number };
   };
+  /**
+   * The files, by `clientId`, apart from the records: a state change rewrites a small record,
+   * never the photo (in Chromium, putting a record that holds a Blob writes the Blob again).
+   */
+  files: { key: string; value: Blob };
   session: { key: 'session'; value: QueueSession };
   recentProjects: { key: string; value: RecentProject; indexes: { byUser: number } };
 }
@@ -85,6 +93,7 @@ export function openQueueDb(): Promise<QueueDb> {
     upgrade(db) {
       const photos = db.createObjectStore('photos', { keyPath: 'clientId' });
       photos.createIndex('byUser', 'userId');
+      db.createObjectStore('files');
       db.createObjectStore('session', { keyPath: 'key' });
       const recent = db.createObjectStore('recentProjects', { keyPath: 'key' });
       recent.createIndex('byUser', 'userId');
@@ -108,42 +117,79 @@ export async function closeQueueDb(): Promise<void> {
   if (db) (await db).close();
 }
 
+const recordOf = ({ file: _file, ...record }: QueuedPhoto): StoredPhoto => record;
+
+/** Stores a photo, its file included, in one transaction. */
 export async function putPhoto(photo: QueuedPhoto): Promise<void> {
   const db = await openQueueDb();
-  await db.put('photos', photo);
+  const tx = db.transaction(['photos', 'files'], 'readwrite');
+  await tx.objectStore('photos').put(recordOf(photo));
+  if (photo.file) await tx.objectStore('files').put(photo.file, photo.clientId);
+  await tx.done;
 }
 
 export async function getPhoto(clientId: string): Promise<QueuedPhoto | undefined> {
-  return (await openQueueDb()).get('photos', clientId);
+  const db = await openQueueDb();
+  const tx = db.transaction(['photos', 'files']);
+  const [record, file] = await Promise.all([
+    tx.objectStore('photos').get(clientId),
+    tx.objectStore('files').get(clientId),
+  ]);
+  await tx.done;
+  return record ? { ...record, file: file ?? null } : undefined;
 }
 
 export async function deletePhoto(clientId: string): Promise<void> {
-  await (await openQueueDb()).delete('photos', clientId);
+  const db = await openQueueDb();
+  const tx = db.transaction(['photos', 'files'], 'readwrite');
+  await Promise.all([
+    tx.objectStore('photos').delete(clientId),
+    tx.objectStore('files').delete(clientId),
+  ]);
+  await tx.done;
 }
 
-/** Every queued photo of `userId`, oldest first. */
+/** Every queued photo of `userId`, oldest first, with its file while it has one. */
 export async function userPhotos(userId: number): Promise<QueuedPhoto[]> {
-  const photos = await (await openQueueDb()).getAllFromIndex('photos', 'byUser', userId);
+  const db = await openQueueDb();
+  const tx = db.transaction(['photos', 'files']);
+  const records = await tx.objectStore('photos').index('byUser').getAll(userId);
+  const photos = await Promise.all(
+    records.map(async (record) => ({
+      ...record,
+      file:
+        record.status === 'sent'
+          ? null
+          : ((await tx.objectStore('files').get(record.clientId)) ?? null),
+    })),
+  );
+  await tx.done;
   return photos.sort((a, b) => a.addedAt - b.addedAt || a.clientId.localeCompare(b.clientId));
 }
 
 /**
  * Applies `change` to the stored photo in one transaction and returns the result, or null when
- * the photo is gone (discarded, or sent and cleared by another tab).
+ * the photo is gone (discarded, or sent and cleared by another tab). Only the record is written;
+ * the file is deleted when `change` drops it.
  */
 export async function updatePhoto(
   clientId: string,
   change: (photo: QueuedPhoto) => QueuedPhoto,
 ): Promise<QueuedPhoto | null> {
   const db = await openQueueDb();
-  const tx = db.transaction('photos', 'readwrite');
-  const current = await tx.store.get(clientId);
-  if (!current) {
+  const tx = db.transaction(['photos', 'files'], 'readwrite');
+  const [record, file] = await Promise.all([
+    tx.objectStore('photos').get(clientId),
+    tx.objectStore('files').get(clientId),
+  ]);
+  if (!record) {
     await tx.done;
     return null;
   }
+  const current: QueuedPhoto = { ...record, file: file ?? null };
   const next = change(current);
-  await tx.store.put(next);
+  await tx.objectStore('photos').put(recordOf(next));
+  if (next.file === null && current.file !== null) await tx.objectStore('files').delete(clientId);
   await tx.done;
   return next;
 }
@@ -151,9 +197,12 @@ export async function updatePhoto(
 /** Deletes every photo, the stored session and the recent projects of `userId` (logout). */
 export async function clearUser(userId: number): Promise<void> {
   const db = await openQueueDb();
-  const tx = db.transaction(['photos', 'session', 'recentProjects'], 'readwrite');
+  const tx = db.transaction(['photos', 'files', 'session', 'recentProjects'], 'readwrite');
   const photos = tx.objectStore('photos');
-  for (const key of await photos.index('byUser').getAllKeys(userId)) await photos.delete(key);
+  for (const key of await photos.index('byUser').getAllKeys(userId)) {
+    await photos.delete(key);
+    await tx.objectStore('files').delete(key);
+  }
   const recent = tx.objectStore('recentProjects');
   for (const key of await recent.index('byUser').getAllKeys(userId)) await recent.delete(key);
   const session = await tx.objectStore('session').get('session');

@@ -11,7 +11,7 @@ import { invalidateKeys } from '@/lib/invalidate';
 import { paths } from '@/lib/paths';
 import { uploadKeys } from '../api/keys';
 import { uploadQueue } from './runtime';
-import { usePendingPhotos, useUploadQueue } from './use-upload-queue';
+import { usePendingPhotos, useQueueOnline } from './use-upload-queue';
 
 /**
  * The top bar's count of photos still on this device, linking to the queue; hidden when nothing
@@ -25,7 +25,7 @@ export function QueueIndicator({
   afterUpload: (projectId: number, creatorId: number) => QueryKey[];
 }) {
   const queryClient = useQueryClient();
-  const { online } = useUploadQueue();
+  const online = useQueueOnline();
   const { photos } = usePendingPhotos();
 
   useEffect(

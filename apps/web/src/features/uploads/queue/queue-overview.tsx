@@ -13,7 +13,7 @@ import { formatBytes } from './format-bytes';
 import { photoStatus } from './photo-status';
 import { QueuedPhotoCard } from './queued-photo-card';
 import { uploadQueue } from './runtime';
-import { usePendingPhotos, useUploadQueue } from './use-upload-queue';
+import { usePendingPhotos, useQueueOnline } from './use-upload-queue';
 
 const gridColumns = {
   xs: 'repeat(2, minmax(0, 1fr))',
@@ -44,7 +44,7 @@ function useStorageEstimate(dependsOn: number): StorageEstimate | null {
  * sizes, the space the queue takes, SEND NOW, and Retry / Discard per photo.
  */
 export function QueueOverview() {
-  const queue = useUploadQueue();
+  const online = useQueueOnline();
   const pending = usePendingPhotos();
   const estimate = useStorageEstimate(pending.bytes);
 
@@ -63,7 +63,7 @@ export function QueueOverview() {
 
   const counts = { waiting: 0, sending: 0, failed: 0, refused: 0 };
   for (const photo of pending.photos) {
-    const tone = photoStatus(photo, queue).tone;
+    const tone = photoStatus(photo, { online }).tone;
     if (tone === 'sent') continue;
     counts[tone] += 1;
   }
@@ -99,7 +99,7 @@ export function QueueOverview() {
           <Button
             variant="contained"
             startIcon={<SendOutlined />}
-            disabled={!queue.online}
+            disabled={!online}
             onClick={() => uploadQueue.sendNow()}
             sx={{ flexShrink: 0 }}
           >
@@ -107,7 +107,7 @@ export function QueueOverview() {
           </Button>
         </Stack>
       </Paper>
-      {!queue.online ? (
+      {!online ? (
         <Alert severity="info">
           No signal. The photos are safe on this device and are sent when the connection returns,
           also after the app was closed.

@@ -8,7 +8,7 @@ import Card from '@mui/material/Card';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { paths } from '@/lib/paths';
 import { DiscardButton } from './discard-dialog';
@@ -17,7 +17,7 @@ import { photoStatus, type PhotoTone } from './photo-status';
 import type { QueuedPhoto } from './queue-db';
 import { uploadQueue } from './runtime';
 import { QueuedPhotoThumb } from './queued-photo-thumb';
-import { useUploadQueue } from './use-upload-queue';
+import { usePhotoProgress, useQueueOnline } from './use-upload-queue';
 
 const toneColor: Record<PhotoTone, string> = {
   waiting: 'text.secondary',
@@ -43,15 +43,16 @@ export const queuedPhotoName = (photo: QueuedPhoto) =>
  * One photo of the queue: its picture (from the device), name, size and state, with progress
  * while it is sent, and Retry / Discard when it failed or was refused.
  */
-export function QueuedPhotoCard({
+export const QueuedPhotoCard = memo(function QueuedPhotoCard({
   photo,
   showProject = false,
 }: {
   photo: QueuedPhoto;
   showProject?: boolean;
 }) {
-  const { online, progress } = useUploadQueue();
-  const status = photoStatus(photo, { online, progress });
+  const online = useQueueOnline();
+  const fraction = usePhotoProgress(photo.clientId);
+  const status = photoStatus(photo, { online, fraction });
   const labelId = useId();
   const name = queuedPhotoName(photo);
   return (
@@ -124,4 +125,4 @@ export function QueuedPhotoCard({
       </Stack>
     </Card>
   );
-}
+});

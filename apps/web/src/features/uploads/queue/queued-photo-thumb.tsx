@@ -32,7 +32,19 @@ function ServerPreview({ uploadId }: { uploadId: number }) {
 function LocalPreview({ url }: { url: string }) {
   const [broken, setBroken] = useState(false);
   if (broken) return <Placeholder sent={false} />;
-  return <Box component="img" src={url} alt="" onError={() => setBroken(true)} sx={imageSx} />;
+  // Decoded off the main thread: a phone photo is 12 MP, and a batch of them must not stall
+  // the page while the queue sends.
+  return (
+    <Box
+      component="img"
+      src={url}
+      alt=""
+      decoding="async"
+      loading="lazy"
+      onError={() => setBroken(true)}
+      sx={imageSx}
+    />
+  );
 }
 
 /** A queued photo's picture: from the device until it is sent, then the server's preview. */

@@ -34,6 +34,8 @@ function harness({ online = true, busy = new Set<string>() } = {}) {
   let ids = 0;
   let isOnline = online;
   const storedAtSend: (QueuedPhoto | undefined)[] = [];
+  /** The order of events: a photo being made (before it is stored), a send taking its lock. */
+  const events: string[] = [];
   const deps: QueueDeps = {
     send: async (photo, _file, options) => {
       storedAtSend.push(await getPhoto(photo.clientId));
@@ -46,8 +48,14 @@ function harness({ online = true, busy = new Set<string>() } = {}) {
     isOnline: () => isOnline,
     now: () => now,
     random: () => 0.5,
-    newId: () => `photo-${++ids}`,
-    withLock: (clientId, task) => (busy.has(clientId) ? Promise.resolve('busy') : task()),
+    newId: () => {
+      events.push(`new photo-${++ids}`);
+      return `photo-${ids}`;
+    },
+    withLock: (clientId, task) => {
+      events.push(`lock ${clientId}`);
+      return busy.has(clientId) ? Promise.resolve('busy') : task();
+    },
     requestBackgroundSync: vi.fn(),
     broadcast: vi.fn(),
   };
@@ -58,6 +66,7 @@ function harness({ online = true, busy = new Set<string>() } = {}) {
     sends,
     texts,
     storedAtSend,
+    events,
     advance: (ms: number) => {
       now += ms;
       vi.advanceTimersByTime(ms);
@@ -95,9 +104,12 @@ describe('UploadQueue', () => {
         description: 'Rebar',
       },
     );
+
     expect(added).toHaveLength(3);
     await flush();
     expect(h.sends.map((s) => s.photo.fileName)).toEqual(['a.jpg', 'b.jpg']);
+    // The first left as soon as it was stored, not after the whole batch.
+    expect(h.events.indexOf('lock photo-1')).toBeLessThan(h.events.indexOf('new photo-3'));
     // What the sender got was already on the device, with its project and text.
     for (const stored of h.storedAtSend) {
       expect(stored).toMatchObject({ projectId: 7, name: 'North wall', description: 'Rebar' });

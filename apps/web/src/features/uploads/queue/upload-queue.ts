@@ -1,7 +1,7 @@
 // The field uploader's queue: every chosen photo is written to the device first, then sent in
 // the background, two at a time, with its idempotency key, until the server acknowledges it.
 // It outlives the page that added the photo (a module singleton), resumes after a reload, and
-// waits for signal. React reads it through `useUploadQueue` (use-upload-queue.ts).
+// waits for signal. React reads it through the hooks of use-upload-queue.ts.
 import type { Upload } from '@sitelog/shared';
 import {
   deletePhoto,
@@ -14,7 +14,10 @@ import {
 } from './queue-db';
 import { backoffMs, type SendOutcome } from './send-photo';
 
-/** Photos in flight at once: what the uploads bench found to double throughput, and no more. */
+/**
+ * Photos in flight at once: what the uploads bench found to double throughput, and no more.
+ * Text saves of sent photos have as many slots of their own.
+ */
 export const IN_FLIGHT = 2;
 /** A sent photo's record (no file) is kept this long for its visit's editor. */
 const SENT_KEPT_MS = 24 * 60 * 60 * 1000;
@@ -71,6 +74,8 @@ export class UploadQueue {
   private readonly listeners = new Set<() => void>();
   private readonly uploadedListeners = new Set<UploadedListener>();
   private readonly inFlight = new Map<string, AbortController>();
+  /** Of those, the text saves (PATCH of a sent photo): small, so they do not wait for photos. */
+  private readonly textsInFlight = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private generation = 0;
 
@@ -109,6 +114,13 @@ export class UploadQueue {
   }
 
   private setProgress(clientId: string, fraction: number | null | undefined): void {
+    // The browser reports progress every few kilobytes; the tiles show whole percents, and
+    // re-rendering them for less would take the main thread from the queue and the camera.
+    const shown = this.snapshot.progress.get(clientId);
+    const percent = (value: number | null | undefined) =>
+      typeof value === 'number' ? Math.floor(value * 100) : value;
+    if (fraction !== undefined && shown !== undefined && percent(shown) === percent(fraction))
+      return;
     const progress = new Map(this.snapshot.progress);
     if (fraction === undefined) progress.delete(clientId);
     else progress.set(clientId, fraction);
@@ -129,6 +141,7 @@ export class UploadQueue {
     this.generation += 1;
     for (const controller of this.inFlight.values()) controller.abort();
     this.inFlight.clear();
+    this.textsInFlight.clear();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.set({ userId: null, loaded: false, photos: [], progress: new Map() });
@@ -215,6 +228,8 @@ export class UploadQueue {
       if (generation !== this.generation) return added;
       added.push(photo);
       this.replace(photo);
+      // Stored: it may leave now, while the next one is written.
+      this.pump();
     }
     void rememberProject({
       userId,
@@ -318,8 +333,10 @@ export class UploadQueue {
     if (!this.snapshot.online) return;
     const now = this.deps.now();
     for (const photo of this.snapshot.photos) {
-      if (this.inFlight.size >= IN_FLIGHT) break;
-      if (this.due(photo, now)) void this.sendOne(photo, this.generation);
+      if (!this.due(photo, now)) continue;
+      const text = photo.status === 'sent';
+      const busy = text ? this.textsInFlight.size : this.inFlight.size - this.textsInFlight.size;
+      if (busy < IN_FLIGHT) void this.sendOne(photo, this.generation);
     }
     // The next photo whose backoff ends wakes the queue up.
     const later = this.snapshot.photos
@@ -333,6 +350,7 @@ export class UploadQueue {
     const controller = new AbortController();
     this.inFlight.set(photo.clientId, controller);
     const textOnly = photo.status === 'sent';
+    if (textOnly) this.textsInFlight.add(photo.clientId);
     let outcome: SendOutcome | 'busy' | 'gone';
     let sentText = { name: photo.name, description: photo.description };
     try {
@@ -365,7 +383,11 @@ export class UploadQueue {
       outcome = { kind: 'retry', message: error instanceof Error ? error.message : String(error) };
     }
     this.inFlight.delete(photo.clientId);
+    this.textsInFlight.delete(photo.clientId);
     this.setProgress(photo.clientId, undefined);
+    // After a real try of the photo (still `sending` here, so not picked again), the next one
+    // leaves at once and this one's outcome is written meanwhile.
+    if (generation === this.generation && typeof outcome === 'object' && !textOnly) this.pump();
     if (generation !== this.generation) {
       // Stopped meanwhile (logout or another user): leave it waiting on the device.
       await updatePhoto(photo.clientId, (p) =>
