@@ -19,6 +19,7 @@ import { fullAllProjects, measureAllProjects } from './all-projects.js';
 import { fullHttp, measureHttp, quickHttp } from './http.js';
 import { fullImages, measureImages, quickImages } from './images.js';
 import { loadAverage, median } from './measure.js';
+import { fullQueue, measureQueue } from './queue.js';
 import {
   atLeast,
   atMost,
@@ -162,6 +163,24 @@ rows.push(
     atLeast(1.5),
   ),
 );
+
+// 5. A 20-photo batch through the web's upload queue in Chromium against 20 sequential calls
+// from Node (issue 12). Full run only: photos, app and browser take about a minute even for one
+// round, which would push the quick run past 2 minutes.
+if (quick) {
+  rows.push(
+    notMeasured(
+      'upload throughput, 20-photo batch through the browser queue (Chromium)',
+      '≥ 0.80×',
+      'full run only',
+    ),
+  );
+} else {
+  progress('upload queue in Chromium…');
+  const queue = await measureQueue(fullQueue, progress);
+  notes.push(...queue.notes.map((note) => `queue: ${note}`));
+  rows.push(...queue.rows);
+}
 
 if (quick) {
   rows.push(
