@@ -51,7 +51,10 @@ const NOT_APP_PAGES = [
 void self.skipWaiting();
 clientsClaim();
 cleanupOutdatedCaches();
-precacheAndRoute(self.__WB_MANIFEST);
+// No `directoryIndex`: `/` (the installed app's start URL) is a page like any other, taken
+// network-first below; Workbox would otherwise answer it from the precache, the previous
+// build's shell after a deploy.
+precacheAndRoute(self.__WB_MANIFEST, { directoryIndex: '' });
 
 /**
  * Pages: the network first (the server's index.html names the current build's files), the

@@ -222,6 +222,8 @@ export interface UploadProgress {
 export interface UploadOptions {
   onProgress?: (progress: UploadProgress) => void;
   signal?: AbortSignal;
+  /** Send with this token instead of the stored one (the upload queue sends as its own user). */
+  token?: string | null;
 }
 
 /**
@@ -234,7 +236,7 @@ export function uploadMultipart<T>(
   schema: z.ZodType<T>,
   options: UploadOptions = {},
 ): Promise<T> {
-  const token = getToken();
+  const token = options.token !== undefined ? options.token : getToken();
   dropPrefetched();
   return new Promise<T>((resolve, reject) => {
     if (options.signal?.aborted) {

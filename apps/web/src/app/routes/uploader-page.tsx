@@ -45,8 +45,9 @@ function Uploader({ projectId }: { projectId: number }) {
   const project = useProject(projectId);
   const recent = useRecentProjects(user.id);
   const known = recent?.find((p) => p.projectId === projectId);
-  // Offline with nothing loaded yet the query is paused: the uploader works anyway, and the
-  // project is named from this device's recent projects (or by its number).
+  // Offline with nothing loaded yet the query is paused, and a server that cannot be reached
+  // fails it: the uploader works anyway (only a project known to be gone stops it), named from
+  // this device's recent projects or by its number.
   const paused = project.isPending && project.fetchStatus === 'paused';
   const target = project.data
     ? { id: project.data.id, name: project.data.name, location: project.data.location }
@@ -63,30 +64,31 @@ function Uploader({ projectId }: { projectId: number }) {
                 {target.name}
               </Link>
             </>
-          ) : paused ? (
+          ) : paused || project.isError ? (
             `to project ${projectId}`
           ) : undefined
         }
       />
-      {project.isPending && !paused ? (
+      {project.isError && isNotFound(project.error) ? (
+        <ProjectNotFound />
+      ) : project.isPending && !paused && !known ? (
         <UploaderSkeleton />
-      ) : project.isError ? (
-        isNotFound(project.error) ? (
-          <ProjectNotFound />
-        ) : (
-          <ErrorState
-            error={project.error}
-            title="Could not load the project"
-            onRetry={() => void project.refetch()}
-            retrying={project.isFetching}
-          />
-        )
       ) : (
         <Stack spacing={2}>
           {paused ? (
             <Alert severity="info">
               You are offline. Photos you add are kept on this device and sent when there is signal.
             </Alert>
+          ) : null}
+          {project.isError ? (
+            // The server could not say (unreachable, failing): photos can still be taken; they
+            // wait on the device, and a project that is gone refuses them with its reason.
+            <ErrorState
+              error={project.error}
+              title="Could not load the project"
+              onRetry={() => void project.refetch()}
+              retrying={project.isFetching}
+            />
           ) : null}
           <UploadForm key={target.id} project={target} />
         </Stack>

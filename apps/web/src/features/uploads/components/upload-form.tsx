@@ -155,8 +155,9 @@ export function UploadForm({ project }: { project: UploadTarget }) {
         : null,
     );
     if (images.length === 0) return;
+    let failed: { file: File; error: unknown }[];
     try {
-      await uploadQueue.add(
+      ({ failed } = await uploadQueue.add(
         images,
         {
           projectId: project.id,
@@ -165,14 +166,20 @@ export function UploadForm({ project }: { project: UploadTarget }) {
           visitId,
         },
         { name: name.trim(), description: description.trim() },
-      );
+      ));
     } catch (error) {
-      const full = error instanceof DOMException && error.name === 'QuotaExceededError';
+      failed = images.map((file) => ({ file, error }));
+    }
+    if (failed.length > 0) {
+      const full = failed.some(
+        ({ error }) => error instanceof DOMException && error.name === 'QuotaExceededError',
+      );
+      const names = failed.map(({ file }) => file.name).join(', ');
       setNotice({
         severity: 'error',
         text: full
-          ? 'This device has no room left to keep the photo until it is sent. Send or discard waiting photos, or free some space, then add it again.'
-          : `The photo could not be saved on this device (${error instanceof Error ? error.message : String(error)}). Add it again.`,
+          ? `${names}: this device has no room left to keep ${failed.length > 1 ? 'them' : 'it'} until sent. Send or discard waiting photos, or free some space, then add ${failed.length > 1 ? 'them' : 'it'} again.`
+          : `${names}: could not be saved on this device (${String((failed[0]?.error as Error | undefined)?.message ?? failed[0]?.error)}). Add ${failed.length > 1 ? 'them' : 'it'} again; the others are queued.`,
       });
     }
   };
@@ -220,7 +227,8 @@ export function UploadForm({ project }: { project: UploadTarget }) {
             useFlexGap
             sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}
           >
-            <Typography id="visit-heading" variant="h6" component="h2">
+            {/* Polite: it changes when a photo is added or sent, not with every percent. */}
+            <Typography id="visit-heading" variant="h6" component="h2" aria-live="polite">
               This visit: {visit.length} {visit.length === 1 ? 'photo' : 'photos'}
               {sent > 0 ? `, ${sent} sent` : ''}
             </Typography>

@@ -63,7 +63,6 @@ function VisitRow({
         <Stack spacing={1.5} sx={{ flexGrow: 1, minWidth: 0 }}>
           <Typography
             variant="caption"
-            role="status"
             color={status.tone === 'refused' ? 'error' : 'text.secondary'}
           >
             {label} · {status.label}
@@ -90,7 +89,7 @@ function VisitRow({
             minRows={1}
             fullWidth
           />
-          {photo.status !== 'sent' ? (
+          {photo.status === 'waiting' || photo.status === 'refused' ? (
             <Box>
               <DiscardButton photo={photo} label={`Discard photo ${index + 1}`} />
             </Box>

@@ -38,13 +38,13 @@ async function request(
   }
 }
 
-function workerDeps(token: string): QueueDeps {
+function workerDeps(): QueueDeps {
   const channel =
     typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(QUEUE_CHANNEL);
   return {
-    send: (photo, file, { signal }) =>
+    send: (photo, file, { signal, token }) =>
       request(token, UPLOAD_PATH, { method: 'POST', body: buildUploadForm(photo, file), signal }),
-    async saveText(photo) {
+    async saveText(photo, token) {
       const saved = await request(token, `/api/upload/update/no-image/${photo.uploadId}`, {
         method: 'PATCH',
         headers: { 'Content-Type': 'application/json' },
@@ -81,16 +81,22 @@ export async function sendQueueInBackground({
   appOpen: boolean;
 }): Promise<void> {
   // Two senders would each take two photos at once and wait on each other's locks; the open
-  // page has the progress to show. Rejected, the sync fires again later, for what is left then.
-  if (appOpen) throw new Error('The open app is sending the queue.');
+  // page has the progress to show, and registers the sync again when it is hidden with photos
+  // still waiting (the browser retries a failed sync only a few times).
+  if (appOpen) return;
   const session = await readQueueSession();
   if (!session) return;
-  const queue = new UploadQueue(workerDeps(session.token));
-  await queue.start(session.userId, session.token);
+  const queue = new UploadQueue(workerDeps());
+  // Read, never written back: a logout in a page meanwhile deletes it.
+  await queue.start(session.userId, session.token, { storeSession: false });
   await queue.whenIdle();
+  // Refused photos wait for the user, not for signal.
   const left = queue
     .getSnapshot()
-    .photos.filter((p) => p.status === 'waiting' || p.status === 'sending' || p.textDirty).length;
+    .photos.filter(
+      (p) =>
+        p.status === 'waiting' || p.status === 'sending' || (p.status === 'sent' && p.textDirty),
+    ).length;
   queue.stop();
   if (left > 0) throw new Error(`${left} photos are still waiting to be sent.`);
 }

@@ -7,7 +7,9 @@ import DialogTitle from '@mui/material/DialogTitle';
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { formatBytes } from './format-bytes';
 import { clearQueueForLogout } from './runtime';
-import { usePendingPhotos } from './use-upload-queue';
+import { getSession } from '@/lib/session';
+import { userPhotos } from './queue-db';
+import { isUnsaved } from './upload-queue';
 
 export interface QueueLogoutCheck {
   /** Resolves true to go on with the logout: nothing waits, or the user chose to discard it. */
@@ -22,8 +24,8 @@ export interface QueueLogoutCheck {
  * have not reached the server.
  */
 export function useQueueLogoutCheck(): QueueLogoutCheck {
-  const { photos, bytes } = usePendingPhotos();
   const [open, setOpen] = useState(false);
+  const [waiting, setWaiting] = useState({ count: 0, bytes: 0 });
   const answer = useRef<((proceed: boolean) => void) | null>(null);
   const titleId = useId();
   const textId = useId();
@@ -34,15 +36,23 @@ export function useQueueLogoutCheck(): QueueLogoutCheck {
     answer.current = null;
   };
 
-  const confirm = () => {
-    if (photos.length === 0) return Promise.resolve(true);
+  // Read from the device, not from what this page has loaded so far (the queue may still be
+  // reading it): nothing unsent is deleted without asking.
+  const confirm = async () => {
+    const userId = getSession()?.user.id;
+    const left = userId === undefined ? [] : (await userPhotos(userId)).filter(isUnsaved);
+    if (left.length === 0) return true;
+    setWaiting({
+      count: left.length,
+      bytes: left.reduce((sum, p) => sum + (p.file ? p.size : 0), 0),
+    });
     setOpen(true);
     return new Promise<boolean>((resolve) => {
       answer.current = resolve;
     });
   };
 
-  const count = `${photos.length} ${photos.length === 1 ? 'photo is' : 'photos are'}`;
+  const count = `${waiting.count} ${waiting.count === 1 ? 'photo is' : 'photos are'}`;
   const dialog = (
     <Dialog
       open={open}
@@ -53,9 +63,9 @@ export function useQueueLogoutCheck(): QueueLogoutCheck {
       <DialogTitle id={titleId}>Photos are still waiting to be sent</DialogTitle>
       <DialogContent>
         <DialogContentText id={textId}>
-          {count} still on this device ({formatBytes(bytes)}) and not on the server yet. Logging out
-          deletes them from this device. Stay signed in until they are sent, or log out and discard
-          them.
+          {count} still on this device ({formatBytes(waiting.bytes)}): not on the server yet, or
+          with a name or description not saved yet. Logging out deletes them from this device. Stay
+          signed in until they are sent, or log out and discard them.
         </DialogContentText>
       </DialogContent>
       <DialogActions>

@@ -26,8 +26,21 @@ export function photoStatus(
 ): PhotoStatus {
   switch (photo.status) {
     case 'sent':
-      return photo.textDirty
-        ? { tone: 'sent', label: 'Sent · saving text', detail: photo.error, fraction: undefined }
+      if (photo.textDirty)
+        return {
+          tone: 'sent',
+          label: 'Sent · saving text',
+          detail: photo.error,
+          fraction: undefined,
+        };
+      // A text save the server refused (the photo was deleted meanwhile…): say so.
+      return photo.error
+        ? {
+            tone: 'refused',
+            label: 'Sent · text not saved',
+            detail: photo.error,
+            fraction: undefined,
+          }
         : { tone: 'sent', label: 'Sent', detail: null, fraction: undefined };
     case 'refused':
       return { tone: 'refused', label: 'Not accepted', detail: photo.error, fraction: undefined };

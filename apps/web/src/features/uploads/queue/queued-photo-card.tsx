@@ -85,7 +85,6 @@ export const QueuedPhotoCard = memo(function QueuedPhotoCard({
         <Stack
           direction="row"
           spacing={0.5}
-          role="status"
           sx={{ alignItems: 'center', color: toneColor[status.tone], minWidth: 0 }}
         >
           <ToneIcon tone={status.tone} />
@@ -110,15 +109,17 @@ export const QueuedPhotoCard = memo(function QueuedPhotoCard({
             {status.detail}
           </Typography>
         ) : null}
-        {status.tone === 'refused' || status.tone === 'failed' ? (
+        {photo.status === 'refused' || photo.status === 'waiting' ? (
           <Stack direction="row" spacing={1} sx={{ mt: 'auto' }}>
-            <Button
-              size="small"
-              onClick={() => void uploadQueue.retry(photo.clientId)}
-              aria-label={`Retry ${photo.fileName}`}
-            >
-              Retry
-            </Button>
+            {photo.status === 'refused' || photo.attempts > 0 ? (
+              <Button
+                size="small"
+                onClick={() => void uploadQueue.retry(photo.clientId)}
+                aria-label={`Retry ${photo.fileName}`}
+              >
+                Retry
+              </Button>
+            ) : null}
             <DiscardButton photo={photo} label={`Discard ${photo.fileName}`} />
           </Stack>
         ) : null}

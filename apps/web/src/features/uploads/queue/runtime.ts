@@ -9,11 +9,18 @@ import { getSession, subscribeSession } from '@/lib/session';
 import { QUEUE_CHANNEL, withPhotoLock } from './locks';
 import { clearUser, forgetQueueSession } from './queue-db';
 import { outcomeOf, UPLOAD_PATH, buildUploadForm, type SendOutcome } from './send-photo';
-import { UploadQueue, type QueueDeps } from './upload-queue';
+import { isUnsaved, UploadQueue, type QueueDeps } from './upload-queue';
+
+/** No upload progress for this long (or no answer this long after the last byte): try again. */
+const STALLED_SENDING_MS = 60_000;
+const STALLED_PROCESSING_MS = 180_000;
 
 function outcomeOfError(error: unknown): SendOutcome {
   if (error instanceof ApiError) {
     if (error.code === 'aborted') return { kind: 'aborted' };
+    if (error.code === 'stalled') return { kind: 'retry', message: error.message };
+    // A 2xx this page cannot read (a captive portal's page, a proxy's): not the server's answer.
+    if (error.code === 'invalid_response') return { kind: 'retry', message: error.message };
     return outcomeOf(error.status, error.status === 0 ? null : error.message);
   }
   return { kind: 'retry', message: error instanceof Error ? error.message : String(error) };
@@ -23,23 +30,43 @@ const channel: BroadcastChannel | null =
   typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(QUEUE_CHANNEL);
 
 const browserDeps: QueueDeps = {
-  async send(photo, file, { onProgress, signal }) {
+  async send(photo, file, { onProgress, signal, token }) {
+    // A connection that stops moving (a dead cell, a proxy that holds the request) is cut and
+    // the photo tried again, rather than holding a slot for ever.
+    const stall = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const watch = (ms: number) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => stall.abort(), ms);
+    };
+    const abort = () => stall.abort();
+    signal.addEventListener('abort', abort, { once: true });
+    watch(STALLED_SENDING_MS);
     try {
       const upload = await uploadMultipart(
         UPLOAD_PATH,
         buildUploadForm(photo, file),
         uploadSchema,
         {
-          signal,
-          onProgress: ({ fraction }) => onProgress(fraction),
+          signal: stall.signal,
+          token,
+          onProgress: ({ fraction }) => {
+            watch(fraction === 1 ? STALLED_PROCESSING_MS : STALLED_SENDING_MS);
+            onProgress(fraction);
+          },
         },
       );
       return { kind: 'sent', upload };
     } catch (error) {
+      if (!signal.aborted && stall.signal.aborted)
+        return { kind: 'retry', message: 'The connection stopped moving.' };
       return outcomeOfError(error);
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', abort);
     }
   },
-  async saveText(photo) {
+  async saveText(photo, token) {
     try {
       const body = {
         upload: { name: photo.name, description: photo.description, projectId: photo.projectId },
@@ -48,16 +75,16 @@ const browserDeps: QueueDeps = {
         `/api/upload/update/no-image/${photo.uploadId}`,
         z.unknown(),
         body,
+        { token },
       );
+      // The spec does not show what the update answers: read the upload as it now is if needed.
       const upload = uploadSchema.safeParse(answer);
-      return upload.success
-        ? { kind: 'sent', upload: upload.data }
-        : {
-            kind: 'sent',
-            upload: {
-              ...(await api.get(`/api/upload/full/${photo.uploadId}`, uploadSchema)),
-            },
-          };
+      return {
+        kind: 'sent',
+        upload: upload.success
+          ? upload.data
+          : await api.get(`/api/upload/full/${photo.uploadId}`, uploadSchema, { token }),
+      };
     } catch (error) {
       return outcomeOfError(error);
     }
@@ -68,15 +95,16 @@ const browserDeps: QueueDeps = {
   newId: () => crypto.randomUUID(),
   withLock: withPhotoLock,
   requestBackgroundSync() {
-    if (typeof navigator === 'undefined' || !navigator.serviceWorker?.controller) return;
+    if (typeof navigator === 'undefined') return;
+    // Evictable storage could lose a queued photo under pressure: ask to keep it.
+    void navigator.storage?.persist?.().catch(() => false);
+    if (!navigator.serviceWorker?.controller) return;
     void navigator.serviceWorker.ready
       .then((registration) => {
         const sync = (registration as ServiceWorkerRegistration & { sync?: SyncManagerLike }).sync;
         return sync?.register(QUEUE_CHANNEL);
       })
       .catch(() => undefined);
-    // Evictable storage could lose a queued photo under pressure: ask to keep it.
-    void navigator.storage?.persist?.().catch(() => false);
   },
   broadcast: () => channel?.postMessage('changed'),
 };
@@ -102,6 +130,13 @@ export function startUploadQueue(): void {
   };
   const online = () => uploadQueue.setOnline(true);
   const offline = () => uploadQueue.setOnline(false);
+  // Leaving the app (tab hidden, phone locked) with photos still waiting: the service worker
+  // sends them when the browser fires the sync, even if the app is not opened again.
+  const hidden = () => {
+    if (document.visibilityState !== 'hidden') return;
+    if (uploadQueue.getSnapshot().photos.some(isUnsaved)) browserDeps.requestBackgroundSync();
+  };
+  document.addEventListener('visibilitychange', hidden);
   const unsubscribe = subscribeSession(follow);
   window.addEventListener('online', online);
   window.addEventListener('offline', offline);
@@ -110,6 +145,7 @@ export function startUploadQueue(): void {
     unsubscribe();
     window.removeEventListener('online', online);
     window.removeEventListener('offline', offline);
+    document.removeEventListener('visibilitychange', hidden);
     if (channel) channel.onmessage = null;
     uploadQueue.stop();
   };

@@ -1,6 +1,7 @@
 import { File as NodeFile } from 'node:buffer';
 import type { Upload } from '@sitelog/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as QueueDbModule from './queue-db';
 import { getPhoto, readQueueSession, userPhotos, type QueuedPhoto } from './queue-db';
 import { backoffMs, type SendOutcome } from './send-photo';
 import { UploadQueue, type QueueDeps, type SendOptions } from './upload-queue';
@@ -27,7 +28,7 @@ const uploadFor = (photo: QueuedPhoto, id: number): Upload =>
     creator: { id: photo.userId, firstname: 'A', lastname: 'B' },
   }) as unknown as Upload;
 
-function harness({ online = true, busy = new Set<string>() } = {}) {
+function harness({ online = true, busy = new Set<string>(), Queue = UploadQueue } = {}) {
   const sends: PendingSend[] = [];
   const texts: QueuedPhoto[] = [];
   let now = 10_000;
@@ -59,7 +60,7 @@ function harness({ online = true, busy = new Set<string>() } = {}) {
     requestBackgroundSync: vi.fn(),
     broadcast: vi.fn(),
   };
-  const queue = new UploadQueue(deps);
+  const queue = new Queue(deps);
   return {
     queue,
     deps,
@@ -96,7 +97,7 @@ describe('UploadQueue', () => {
   it('stores every photo on the device before sending it, two at a time', async () => {
     const h = harness();
     await h.queue.start(1, 'token-1');
-    const added = await h.queue.add(
+    const { added } = await h.queue.add(
       [photoFile('a.jpg'), photoFile('b.jpg'), photoFile('c.jpg')],
       target,
       {
@@ -213,6 +214,73 @@ describe('UploadQueue', () => {
     h.advance(60_000);
     await flush();
     expect(h.sends).toHaveLength(2);
+  });
+
+  it('goes on past a photo it cannot store, and says which', async () => {
+    // The real storage, except that the device refuses to store one file (full).
+    vi.resetModules();
+    vi.doMock('./queue-db', async (importOriginal) => {
+      const real = await importOriginal<typeof QueueDbModule>();
+      return {
+        ...real,
+        putPhoto: async (photo: QueuedPhoto) => {
+          if (photo.fileName === 'bad.jpg')
+            throw new DOMException('The device is full.', 'QuotaExceededError');
+          return real.putPhoto(photo);
+        },
+      };
+    });
+    const { UploadQueue: Queue } = await import('./upload-queue');
+    vi.doUnmock('./queue-db');
+    const h = harness({ online: false, Queue });
+    await h.queue.start(1, 't');
+    const { added, failed } = await h.queue.add(
+      [photoFile('a.jpg'), photoFile('bad.jpg'), photoFile('c.jpg')],
+      target,
+      noText,
+    );
+    expect(added.map((p) => p.fileName)).toEqual(['a.jpg', 'c.jpg']);
+    expect(failed.map(({ file }) => file.name)).toEqual(['bad.jpg']);
+    expect((await userPhotos(1)).map((p) => p.fileName)).toEqual(['a.jpg', 'c.jpg']);
+  });
+
+  it('takes over a photo whose sender went away mid-send (a closed tab)', async () => {
+    const held = new Set<string>();
+    const tabA = harness();
+    const tabB = harness({ busy: held });
+    await tabA.queue.start(1, 't');
+    await tabB.queue.start(1, 't');
+    await tabA.queue.add([photoFile()], target, noText);
+    await flush();
+    expect(tabA.sends).toHaveLength(1);
+    held.add('photo-1'); // tab A holds the photo's lock while it sends
+    await tabB.queue.refresh();
+    await flush();
+    expect(tabB.queue.getSnapshot().photos[0]).toMatchObject({ status: 'sending' });
+    expect(tabB.sends).toHaveLength(0);
+
+    // Tab A is closed mid-send: its lock goes with it, its code never runs again.
+    held.delete('photo-1');
+    tabB.advance(3_000);
+    await flush();
+    expect(tabB.sends.map((s) => s.photo.clientId)).toEqual(['photo-1']);
+    tabB.sends[0]!.resolve({ kind: 'sent', upload: uploadFor(tabB.sends[0]!.photo, 9) });
+    await flush();
+    expect(await getPhoto('photo-1')).toMatchObject({ status: 'sent', uploadId: 9 });
+  });
+
+  it('is idle only once a delivered photo is recorded as sent', async () => {
+    const h = harness();
+    await h.queue.start(1, 't');
+    await h.queue.add([photoFile()], target, noText);
+    await flush();
+    let statusWhenIdle: string | undefined;
+    void h.queue.whenIdle().then(() => {
+      statusWhenIdle = h.queue.getSnapshot().photos[0]?.status;
+    });
+    h.sends[0]!.resolve({ kind: 'sent', upload: uploadFor(h.sends[0]!.photo, 3) });
+    await flush();
+    expect(statusWhenIdle).toBe('sent');
   });
 
   it('discards a photo from the device', async () => {

@@ -29,12 +29,14 @@ const UNAUTHORIZED_RETRY_MS = 60_000;
 export interface SendOptions {
   onProgress: (fraction: number | null) => void;
   signal: AbortSignal;
+  /** The session the queue was started with: a photo goes up as its own user, never another. */
+  token: string;
 }
 
 export interface QueueDeps {
   send: (photo: QueuedPhoto, file: Blob, options: SendOptions) => Promise<SendOutcome>;
   /** PATCH of the text typed after the photo had been sent; the same outcomes. */
-  saveText: (photo: QueuedPhoto) => Promise<SendOutcome>;
+  saveText: (photo: QueuedPhoto, token: string) => Promise<SendOutcome>;
   isOnline: () => boolean;
   now: () => number;
   random: () => number;
@@ -69,6 +71,16 @@ export type UploadedListener = (upload: Upload, photo: QueuedPhoto) => void;
 /** Photos still on the device: not yet acknowledged by the server. */
 export const isPending = (photo: QueuedPhoto) => photo.status !== 'sent';
 
+/** What would be lost if the device's queue were cleared: unsent photos and unsaved text. */
+export const isUnsaved = (photo: QueuedPhoto) => isPending(photo) || photo.textDirty;
+
+export interface AddResult {
+  /** Stored on the device and queued. */
+  added: QueuedPhoto[];
+  /** Not stored (the device is full…): nothing of them was queued. */
+  failed: { file: File; error: unknown }[];
+}
+
 export class UploadQueue {
   private snapshot: QueueSnapshot;
   private readonly listeners = new Set<() => void>();
@@ -78,6 +90,12 @@ export class UploadQueue {
   private readonly textsInFlight = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private generation = 0;
+  private token: string | null = null;
+  /**
+   * Photos whose try has ended and whose outcome is still being written: not picked again
+   * before that, and the queue is not idle before they are done.
+   */
+  private readonly settling = new Set<string>();
 
   constructor(private readonly deps: QueueDeps) {
     this.snapshot = {
@@ -127,12 +145,21 @@ export class UploadQueue {
     this.set({ progress });
   }
 
-  /** Starts (or switches to) `userId`'s queue: reads it from the device and sends what waits. */
-  async start(userId: number, token: string): Promise<void> {
+  /**
+   * Starts (or switches to) `userId`'s queue: reads it from the device and sends what waits.
+   * The page also stores the session for the service worker (`storeSession`); the worker, which
+   * only reads it, must not write it back (a logout meanwhile deletes it).
+   */
+  async start(
+    userId: number,
+    token: string,
+    { storeSession = true }: { storeSession?: boolean } = {},
+  ): Promise<void> {
     if (this.snapshot.userId !== userId) this.stop();
     const generation = this.generation;
+    this.token = token;
     this.set({ userId });
-    await saveQueueSession({ userId, token });
+    if (storeSession) await saveQueueSession({ userId, token });
     await this.reload(generation, { recover: true });
   }
 
@@ -142,6 +169,8 @@ export class UploadQueue {
     for (const controller of this.inFlight.values()) controller.abort();
     this.inFlight.clear();
     this.textsInFlight.clear();
+    this.settling.clear();
+    this.token = null;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.set({ userId: null, loaded: false, photos: [], progress: new Map() });
@@ -188,19 +217,25 @@ export class UploadQueue {
   }
 
   /**
-   * Writes each file to the device, then queues it. Resolves with the new photos once every
-   * one is stored: nothing is sent before that.
+   * Writes each file to the device, then queues it: each may be sent as soon as it is stored,
+   * never before. A file that cannot be stored (the device is full) is reported and the others
+   * go on, so adding the failed ones again never sends a stored one twice.
    */
   async add(
     files: readonly File[],
     target: AddTarget,
     text: { name: string; description: string },
-  ): Promise<QueuedPhoto[]> {
+  ): Promise<AddResult> {
     const userId = this.snapshot.userId;
     if (userId === null) throw new Error('Sign in to add photos.');
     const generation = this.generation;
-    const added: QueuedPhoto[] = [];
+    const result: AddResult = { added: [], failed: [] };
+    const { added, failed } = result;
     for (const file of files) {
+      if (generation !== this.generation) {
+        failed.push({ file, error: new Error('You were signed out.') });
+        continue;
+      }
       const now = this.deps.now();
       const photo: QueuedPhoto = {
         clientId: this.deps.newId(),
@@ -224,23 +259,31 @@ export class UploadQueue {
         sentAt: null,
         textDirty: false,
       };
-      await putPhoto(photo);
-      if (generation !== this.generation) return added;
+      try {
+        await putPhoto(photo);
+      } catch (error) {
+        failed.push({ file, error });
+        continue;
+      }
       added.push(photo);
+      if (generation !== this.generation) continue;
       this.replace(photo);
       // Stored: it may leave now, while the next one is written.
       this.pump();
     }
-    void rememberProject({
-      userId,
-      projectId: target.projectId,
-      name: target.projectName,
-      location: target.projectLocation ?? '',
-    }).catch(() => undefined);
-    this.deps.broadcast();
-    this.deps.requestBackgroundSync();
-    this.pump();
-    return added;
+    if (added.length > 0)
+      void rememberProject({
+        userId,
+        projectId: target.projectId,
+        name: target.projectName,
+        location: target.projectLocation ?? '',
+      }).catch(() => undefined);
+    if (added.length > 0) {
+      this.deps.broadcast();
+      this.deps.requestBackgroundSync();
+      this.pump();
+    }
+    return result;
   }
 
   /**
@@ -310,7 +353,7 @@ export class UploadQueue {
   whenIdle(): Promise<void> {
     return new Promise((resolve) => {
       const check = () => {
-        if (!this.snapshot.loaded || this.inFlight.size > 0) return;
+        if (!this.snapshot.loaded || this.inFlight.size > 0 || this.settling.size > 0) return;
         const now = this.deps.now();
         if (this.snapshot.online && this.snapshot.photos.some((p) => this.due(p, now))) return;
         unsubscribe();
@@ -322,8 +365,15 @@ export class UploadQueue {
   }
 
   private due(photo: QueuedPhoto, now: number): boolean {
-    if (this.inFlight.has(photo.clientId) || photo.nextAttemptAt > now) return false;
-    return photo.status === 'waiting' || (photo.status === 'sent' && photo.textDirty);
+    if (this.inFlight.has(photo.clientId) || this.settling.has(photo.clientId)) return false;
+    if (photo.nextAttemptAt > now) return false;
+    // `sending` here means another sender (a tab, the worker) had it: if that sender is gone
+    // (closed mid-send), its lock is free and this queue takes the photo over.
+    return (
+      photo.status === 'waiting' ||
+      photo.status === 'sending' ||
+      (photo.status === 'sent' && photo.textDirty)
+    );
   }
 
   private pump(): void {
@@ -340,7 +390,11 @@ export class UploadQueue {
     }
     // The next photo whose backoff ends wakes the queue up.
     const later = this.snapshot.photos
-      .filter((p) => (p.status === 'waiting' || p.textDirty) && !this.inFlight.has(p.clientId))
+      .filter(
+        (p) =>
+          (p.status === 'waiting' || p.status === 'sending' || p.textDirty) &&
+          !this.inFlight.has(p.clientId),
+      )
       .map((p) => p.nextAttemptAt)
       .filter((at) => at > now);
     if (later.length > 0) this.timer = setTimeout(() => this.pump(), Math.min(...later) - now);
@@ -348,56 +402,79 @@ export class UploadQueue {
 
   private async sendOne(photo: QueuedPhoto, generation: number): Promise<void> {
     const controller = new AbortController();
-    this.inFlight.set(photo.clientId, controller);
+    const { clientId } = photo;
+    const token = this.token;
+    this.inFlight.set(clientId, controller);
     const textOnly = photo.status === 'sent';
-    if (textOnly) this.textsInFlight.add(photo.clientId);
+    if (textOnly) this.textsInFlight.add(clientId);
     let outcome: SendOutcome | 'busy' | 'gone';
     let sentText = { name: photo.name, description: photo.description };
+    /** Whether a request left: only then is the photo `sending`, and its slot worth refilling. */
+    let tried = false;
     try {
-      outcome = await this.deps.withLock(
-        photo.clientId,
-        async (): Promise<SendOutcome | 'gone'> => {
-          // Read again under the lock: another tab may have sent or discarded it meanwhile. A
-          // photo left `sending` by a closed page is taken over: nobody else holds its lock.
-          const current = await updatePhoto(photo.clientId, (p) =>
-            p.status === 'waiting' ? { ...p, status: 'sending' } : p,
-          );
-          if (!current) return 'gone';
-          const sendable = textOnly
-            ? current.status === 'sent' && current.textDirty
-            : current.status === 'sending';
-          if (!sendable) return 'gone';
-          if (generation !== this.generation) return { kind: 'aborted' };
-          sentText = { name: current.name, description: current.description };
-          this.replace(current);
-          if (textOnly) return this.deps.saveText(current);
-          if (!current.file) return 'gone';
-          this.setProgress(current.clientId, 0);
-          return this.deps.send(current, current.file, {
-            signal: controller.signal,
-            onProgress: (fraction) => this.setProgress(current.clientId, fraction),
-          });
-        },
-      );
+      outcome = await this.deps.withLock(clientId, async (): Promise<SendOutcome | 'gone'> => {
+        // Read again under the lock: another tab may have sent or discarded it meanwhile. A
+        // photo left `sending` by a closed page or a stopped worker is taken over: nobody else
+        // holds its lock.
+        const current = await updatePhoto(clientId, (p) =>
+          p.status === 'waiting' ? { ...p, status: 'sending' } : p,
+        );
+        if (!current) return 'gone';
+        const sendable = textOnly
+          ? current.status === 'sent' && current.textDirty
+          : current.status === 'sending';
+        if (!sendable) return 'gone';
+        if (generation !== this.generation || token === null) return { kind: 'aborted' };
+        sentText = { name: current.name, description: current.description };
+        this.replace(current);
+        tried = true;
+        if (textOnly) return this.deps.saveText(current, token);
+        // Cannot happen short of the browser losing the file: say so rather than retry for ever.
+        if (!current.file)
+          return { kind: 'refused', message: 'The photo’s file is no longer on this device.' };
+        this.setProgress(clientId, 0);
+        return this.deps.send(current, current.file, {
+          signal: controller.signal,
+          token,
+          onProgress: (fraction) => this.setProgress(clientId, fraction),
+        });
+      });
     } catch (error) {
       outcome = { kind: 'retry', message: error instanceof Error ? error.message : String(error) };
     }
-    this.inFlight.delete(photo.clientId);
-    this.textsInFlight.delete(photo.clientId);
-    this.setProgress(photo.clientId, undefined);
-    // After a real try of the photo (still `sending` here, so not picked again), the next one
-    // leaves at once and this one's outcome is written meanwhile.
-    if (generation === this.generation && typeof outcome === 'object' && !textOnly) this.pump();
-    if (generation !== this.generation) {
-      // Stopped meanwhile (logout or another user): leave it waiting on the device.
-      await updatePhoto(photo.clientId, (p) =>
-        p.status === 'sending' ? { ...p, status: 'waiting' } : p,
-      ).catch(() => null);
-      return;
+    this.settling.add(clientId);
+    this.inFlight.delete(clientId);
+    this.textsInFlight.delete(clientId);
+    this.setProgress(clientId, undefined);
+    try {
+      // After a real try of a photo, the next one leaves at once and this one's outcome is
+      // written meanwhile (it is `settling`, so not picked again).
+      if (generation === this.generation && tried && !textOnly) this.pump();
+      if (generation !== this.generation) {
+        // Stopped meanwhile (logout or another user): leave it waiting on the device.
+        await updatePhoto(clientId, (p) =>
+          p.status === 'sending' ? { ...p, status: 'waiting' } : p,
+        ).catch(() => null);
+        return;
+      }
+      await this.settle(clientId, outcome, sentText, textOnly).catch(() => {
+        // The outcome could not be written (storage error): the photo is looked at again
+        // after a pause, as after a failed try.
+        this.delay(clientId, BUSY_RETRY_MS);
+      });
+    } finally {
+      this.settling.delete(clientId);
+      // Listeners (whenIdle) learn that this try is over.
+      this.set({});
     }
-    await this.settle(photo.clientId, outcome, sentText, textOnly);
     this.deps.broadcast();
     this.pump();
+  }
+
+  /** Not before `ms` from now, in this page only (nothing is written). */
+  private delay(clientId: string, ms: number): void {
+    const photo = this.snapshot.photos.find((p) => p.clientId === clientId);
+    if (photo) this.replace({ ...photo, nextAttemptAt: this.deps.now() + ms });
   }
 
   private async settle(
@@ -411,9 +488,13 @@ export class UploadQueue {
       await this.refresh();
       return;
     }
+    if (outcome === 'busy') {
+      // Another sender holds it; its outcome reaches this page through the device.
+      this.delay(clientId, BUSY_RETRY_MS);
+      return;
+    }
     let uploaded: Upload | null = null;
     const next = await updatePhoto(clientId, (p): QueuedPhoto => {
-      if (outcome === 'busy') return { ...p, nextAttemptAt: now + BUSY_RETRY_MS };
       switch (outcome.kind) {
         case 'sent': {
           uploaded = outcome.upload;
