@@ -245,7 +245,7 @@ async function browserBatch(
         const observer = new MutationObserver(() => {
           const captions = Array.from(
             document.querySelectorAll('ul[aria-label="Photos of this visit"] > li'),
-            (tile) => tile.querySelector('[role="status"]')?.textContent?.trim() ?? '',
+            (tile) => tile.querySelector('[data-photo-status]')?.textContent?.trim() ?? '',
           );
           const refused = captions.findIndex((caption) => caption.startsWith('Not accepted'));
           if (refused >= 0) {

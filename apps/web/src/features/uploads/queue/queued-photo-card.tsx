@@ -85,6 +85,8 @@ export const QueuedPhotoCard = memo(function QueuedPhotoCard({
         <Stack
           direction="row"
           spacing={0.5}
+          // Not a live region (it changes with every percent); the bench reads it by this.
+          data-photo-status=""
           sx={{ alignItems: 'center', color: toneColor[status.tone], minWidth: 0 }}
         >
           <ToneIcon tone={status.tone} />
