@@ -141,6 +141,8 @@ export function startUploadQueue(): void {
   window.addEventListener('online', online);
   window.addEventListener('offline', offline);
   if (channel) channel.onmessage = () => void uploadQueue.refresh().catch(() => undefined);
+  // The connection may have changed between this module's load and now, unseen by the listeners.
+  uploadQueue.setOnline(browserDeps.isOnline());
   stopFollowing = () => {
     unsubscribe();
     window.removeEventListener('online', online);
