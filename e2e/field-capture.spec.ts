@@ -13,6 +13,7 @@ import {
   chromium,
   request as playwrightRequest,
   type APIRequestContext,
+  type Browser,
   type BrowserContext,
   type Page,
 } from '@playwright/test';
@@ -92,6 +93,21 @@ function queueStoreCounts(page: Page): Promise<Record<string, number>> {
         };
       }),
   );
+}
+
+/** A phone (390 px, touch) signed in as `account`, on the uploader of `projectId`. */
+async function phoneUploader(
+  browser: Browser,
+  account: Account,
+  projectId: number,
+  baseURL = test.info().project.use.baseURL,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ ...phone, baseURL });
+  const page = await context.newPage();
+  await signIn(page, account);
+  await page.goto(`/uploader/${projectId}/create`);
+  await expect(page.getByRole('heading', { name: 'Add photos' })).toBeVisible();
+  return { context, page };
 }
 
 /** Waits until a service worker controls the page (installed on the first online visit). */
@@ -177,11 +193,7 @@ test.describe('field capture', () => {
   }) => {
     const baseURL = test.info().project.use.baseURL!;
     const projectId = (await createProject(request, admin, unique('Tunnel'))).id;
-    const context = await browser.newContext({ ...phone, baseURL });
-    const page = await context.newPage();
-    await signIn(page, admin);
-    await page.goto(`/uploader/${projectId}/create`);
-    await expect(page.getByRole('heading', { name: 'Add photos' })).toBeVisible();
+    const { context, page } = await phoneUploader(browser, admin, projectId, baseURL);
     await waitForServiceWorker(page);
     await context.setOffline(true);
     await page.getByLabel('Choose photos').setInputFiles(await photos(2, 'tunnel'));
@@ -227,13 +239,7 @@ test.describe('field capture', () => {
     request,
   }) => {
     const projectId = (await createProject(request, admin, unique('Refusals'))).id;
-    const context = await browser.newContext({
-      ...phone,
-      baseURL: test.info().project.use.baseURL,
-    });
-    const page = await context.newPage();
-    await signIn(page, admin);
-    await page.goto(`/uploader/${projectId}/create`);
+    const { context, page } = await phoneUploader(browser, admin, projectId);
     // A JPEG name and type on bytes that are not an image: the server decides from the bytes.
     await page.getByLabel('Choose photos').setInputFiles({
       name: 'not-a-photo.jpg',
@@ -263,13 +269,7 @@ test.describe('field capture', () => {
     request,
   }) => {
     const projectId = (await createProject(request, admin, unique('Axe'))).id;
-    const context = await browser.newContext({
-      ...phone,
-      baseURL: test.info().project.use.baseURL,
-    });
-    const page = await context.newPage();
-    await signIn(page, admin);
-    await page.goto(`/uploader/${projectId}/create`);
+    const { context, page } = await phoneUploader(browser, admin, projectId);
     await page
       .getByLabel('Choose photos')
       .setInputFiles([
@@ -448,11 +448,7 @@ test('the server stops mid-batch and comes back: every photo arrives exactly onc
   try {
     const admin = await apiLogin(api, SAMPLE_ADMIN, await samplePassword(api));
     const projectId = (await createProject(api, admin, unique('Restart'))).id;
-    const context = await browser.newContext({ ...phone, baseURL });
-    const page = await context.newPage();
-    await signIn(page, admin);
-    await page.goto(`/uploader/${projectId}/create`);
-    await expect(page.getByRole('heading', { name: 'Add photos' })).toBeVisible();
+    const { context, page } = await phoneUploader(browser, admin, projectId, baseURL);
 
     // The first two photos go through; the rest are held until the server has been killed.
     let sent = 0;
