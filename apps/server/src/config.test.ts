@@ -90,4 +90,70 @@ describe('loadConfig', () => {
         .perAccountAllIps,
     ).toBe(5);
   });
+
+  it('defaults the maps to OpenStreetMap tiles, with its attribution and link, and 2 km', () => {
+    expect(loadConfig({ DATA_DIR: freshDir() }).maps).toEqual({
+      tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+      tileSource: 'https://tile.openstreetmap.org',
+      attribution: '© OpenStreetMap contributors',
+      attributionUrl: 'https://www.openstreetmap.org/copyright',
+      farFromSiteKm: 2,
+    });
+  });
+
+  it.each([
+    ['https://tiles.example.com:8443/osm/{z}/{x}/{y}.png?key=k', 'https://tiles.example.com:8443'],
+    ['https://{s}.tile.example.org/{z}/{x}/{y}{r}.png', 'https://*.tile.example.org'],
+    ['http://127.0.0.1:8080/tms/{z}/{x}/{-y}.png', 'http://127.0.0.1:8080'],
+  ])('reads MAP_TILE_URL=%s and the origin its tiles come from', (url, source) => {
+    const { maps } = loadConfig({ DATA_DIR: freshDir(), MAP_TILE_URL: url });
+    expect(maps.tileUrl).toBe(url);
+    expect(maps.tileSource).toBe(source);
+  });
+
+  it.each([
+    ['ftp://tiles.example.com/{z}/{x}/{y}.png', /http:\/\/ or https:\/\//],
+    ['tile.openstreetmap.org/{z}/{x}/{y}.png', /http:\/\/ or https:\/\//],
+    ['https://tiles.example.com/{z}/{x}.png', /\{z\}, \{x\} and \{y\}/],
+    ['https://a.{s}.example.com/{z}/{x}/{y}.png', /first label/],
+    ['https://user:secret@tiles.example.com/{z}/{x}/{y}.png', /user name or password/],
+    ['https://exa mple.com/{z}/{x}/{y}.png', /host that is not valid/],
+  ])('refuses MAP_TILE_URL=%s with a clear message', (url, message) => {
+    const load = () => loadConfig({ DATA_DIR: freshDir(), MAP_TILE_URL: url });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(/MAP_TILE_URL/);
+    expect(load).toThrow(message);
+  });
+
+  it('links a custom attribution only where MAP_ATTRIBUTION_URL says', () => {
+    const custom = loadConfig({ DATA_DIR: freshDir(), MAP_ATTRIBUTION: '© Example Maps' }).maps;
+    expect(custom).toMatchObject({ attribution: '© Example Maps', attributionUrl: null });
+    const linked = loadConfig({
+      DATA_DIR: freshDir(),
+      MAP_ATTRIBUTION: '© Example Maps',
+      MAP_ATTRIBUTION_URL: 'https://maps.example.com/terms',
+    }).maps;
+    expect(linked.attributionUrl).toBe('https://maps.example.com/terms');
+    const unlinked = loadConfig({ DATA_DIR: freshDir(), MAP_ATTRIBUTION_URL: '' }).maps;
+    expect(unlinked).toMatchObject({
+      attribution: '© OpenStreetMap contributors',
+      attributionUrl: null,
+    });
+  });
+
+  it.each([
+    [{ MAP_ATTRIBUTION: '  ' }, /MAP_ATTRIBUTION must not be empty/],
+    [{ MAP_ATTRIBUTION: 'two\nlines' }, /MAP_ATTRIBUTION must be one line/],
+    [{ MAP_ATTRIBUTION_URL: 'javascript:alert(1)' }, /MAP_ATTRIBUTION_URL must be an http/],
+    [{ FAR_FROM_SITE_KM: '0' }, /FAR_FROM_SITE_KM must be more than 0/],
+    [{ FAR_FROM_SITE_KM: 'far' }, /FAR_FROM_SITE_KM must be a number/],
+  ])('refuses the map setting %o with a clear message', (env, message) => {
+    expect(() => loadConfig({ DATA_DIR: freshDir(), ...env })).toThrow(message);
+  });
+
+  it('reads FAR_FROM_SITE_KM in kilometres, fractions allowed', () => {
+    expect(loadConfig({ DATA_DIR: freshDir(), FAR_FROM_SITE_KM: '0.5' }).maps.farFromSiteKm).toBe(
+      0.5,
+    );
+  });
 });

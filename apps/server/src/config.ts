@@ -56,6 +56,60 @@ const trustProxy = z
     return entries;
   });
 
+const OSM_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+const OSM_ATTRIBUTION = '© OpenStreetMap contributors';
+const OSM_COPYRIGHT_URL = 'https://www.openstreetmap.org/copyright';
+
+/**
+ * MAP_TILE_URL: a raster tile URL template, http(s), with `{z}`, `{x}` and `{y}` (or `{-y}`).
+ * Answers the template and the Content-Security-Policy source its tiles come from: the origin,
+ * or `*.<rest of the host>` when the first label is Leaflet's subdomain placeholder `{s}`
+ * (`https://{s}.tile.example.org/…`); a placeholder anywhere else in the host is refused, since
+ * no CSP source could name those hosts.
+ */
+const tileUrl = z
+  .string()
+  .trim()
+  .transform((template, ctx): { template: string; cspSource: string } => {
+    const refuse = (why: string) => {
+      ctx.addIssue({
+        code: 'custom',
+        message: `MAP_TILE_URL ${why} (got ${JSON.stringify(template)}).`,
+      });
+      return z.NEVER;
+    };
+    const match = /^(https?):\/\/([^/?#]+)(.*)$/i.exec(template);
+    if (!match) return refuse('must be an http:// or https:// URL');
+    const [, scheme = '', host = '', rest = ''] = match;
+    if (!rest.includes('{z}') || !rest.includes('{x}') || !/\{-?y\}/.test(rest))
+      return refuse('must contain {z}, {x} and {y} in its path or query, e.g. ' + OSM_TILE_URL);
+    const subdomains = host.startsWith('{s}.');
+    const bareHost = subdomains ? host.slice('{s}.'.length) : host;
+    if (bareHost.includes('{') || bareHost.includes('}'))
+      return refuse('may have a placeholder in its host only as its first label ({s})');
+    let url: URL;
+    try {
+      url = new URL(`${scheme}://${bareHost}/`);
+    } catch {
+      return refuse('has a host that is not valid');
+    }
+    if (url.username || url.password) return refuse('must not hold a user name or password');
+    const cspSource = subdomains ? `${url.protocol}//*.${url.host}` : url.origin;
+    return { template, cspSource };
+  });
+
+/** An http(s) URL for a link shown to users, or empty for none. */
+const linkUrl = (name: string) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => value === '' || /^https?:\/\/[^\s]+$/i.test(value), {
+      message: `${name} must be an http:// or https:// URL, or empty for no link.`,
+    })
+    .refine((value) => value === '' || URL.canParse(value), {
+      message: `${name} is not a valid URL.`,
+    });
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -102,6 +156,22 @@ const envSchema = z.object({
   LOGIN_MAX_FAILURES_PER_ACCOUNT_ALL_IPS: z.coerce.number().int().positive().default(30),
   TRUST_PROXY: trustProxy.default(false),
   GOOGLE_MAPS_KEY: z.string().optional(),
+  // prefault: the default goes through the checks and gives the CSP source like a set value.
+  MAP_TILE_URL: tileUrl.prefault(OSM_TILE_URL),
+  MAP_ATTRIBUTION: z
+    .string()
+    .trim()
+    .min(1, 'MAP_ATTRIBUTION must not be empty: tile servers require their attribution.')
+    .max(300, 'MAP_ATTRIBUTION must be at most 300 characters.')
+    // eslint-disable-next-line no-control-regex -- the pattern exists to refuse control characters
+    .regex(/^[^\u0000-\u001f\u007f]*$/, 'MAP_ATTRIBUTION must be one line of plain text.')
+    .optional(),
+  MAP_ATTRIBUTION_URL: linkUrl('MAP_ATTRIBUTION_URL').optional(),
+  FAR_FROM_SITE_KM: z.coerce
+    .number({ error: 'FAR_FROM_SITE_KM must be a number of kilometres.' })
+    .positive('FAR_FROM_SITE_KM must be more than 0.')
+    .max(20_000, 'FAR_FROM_SITE_KM must be at most 20000 (half the Earth).')
+    .default(2),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -142,6 +212,16 @@ export interface Config {
   /** Fastify's trustProxy: false, a hop count, or the proxies' addresses/CIDRs. */
   trustProxy: false | number | string[];
   googleMapsKey: string | null;
+  maps: {
+    /** Raster tile URL template for Leaflet. */
+    tileUrl: string;
+    /** The Content-Security-Policy source the tiles come from (img-src). */
+    tileSource: string;
+    /** Plain text, shown as text. */
+    attribution: string;
+    attributionUrl: string | null;
+    farFromSiteKm: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -252,6 +332,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     trustProxy: e.TRUST_PROXY,
     googleMapsKey: e.GOOGLE_MAPS_KEY ?? null,
+    maps: {
+      tileUrl: e.MAP_TILE_URL.template,
+      tileSource: e.MAP_TILE_URL.cspSource,
+      attribution: e.MAP_ATTRIBUTION ?? OSM_ATTRIBUTION,
+      // OpenStreetMap's copyright page goes with its default text only: a custom attribution
+      // links where MAP_ATTRIBUTION_URL says, or nowhere.
+      attributionUrl:
+        (e.MAP_ATTRIBUTION_URL ?? (e.MAP_ATTRIBUTION === undefined ? OSM_COPYRIGHT_URL : '')) ||
+        null,
+      farFromSiteKm: e.FAR_FROM_SITE_KM,
+    },
   };
   return Object.freeze(config);
 }

@@ -105,6 +105,31 @@ export async function jpegWithExif(offset: string | null = '+10:00'): Promise<Bu
     .toBuffer();
 }
 
+/** A decimal degree as EXIF's degrees/minutes/seconds rationals ("48/1 8/1 1464/100"). */
+function exifDms(value: number): string {
+  const abs = Math.abs(value);
+  const degrees = Math.floor(abs);
+  const minutesFull = (abs - degrees) * 60;
+  const minutes = Math.floor(minutesFull);
+  const centiSeconds = Math.round((minutesFull - minutes) * 60 * 100);
+  return `${degrees}/1 ${minutes}/1 ${centiSeconds}/100`;
+}
+
+/** A small JPEG whose EXIF GPS says it was taken at (`latitude`, `longitude`). */
+export async function jpegWithGps(latitude: number, longitude: number): Promise<Buffer> {
+  return quadrantImage(160, 120)
+    .jpeg()
+    .withExif({
+      IFD3: {
+        GPSLatitudeRef: latitude < 0 ? 'S' : 'N',
+        GPSLatitude: exifDms(latitude),
+        GPSLongitudeRef: longitude < 0 ? 'W' : 'E',
+        GPSLongitude: exifDms(longitude),
+      },
+    })
+    .toBuffer();
+}
+
 /** A photo-like JPEG (smooth gradients and grain) of the given size. */
 export async function photoJpeg(width: number, height: number, quality = 90): Promise<Buffer> {
   const noise = await sharp({

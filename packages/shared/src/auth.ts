@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clientConfigSchema } from './client-config.js';
+import { placesConfigSchema } from './client-config.js';
 import { SINGLE_LINE_TEXT } from './common.js';
 import { limits } from './limits.js';
 
@@ -38,10 +38,10 @@ export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 /**
  * GET /api/auth/hints: what the login page may show before sign-in (the sample account while it
- * is untouched). It also still carries the client config for older web builds; the web app reads
- * that from GET /api/config.
+ * is untouched). It also still carries the place search settings for older web builds; the web app
+ * reads its settings from GET /api/config.
  */
-export const loginHintsSchema = clientConfigSchema.extend({
+export const loginHintsSchema = placesConfigSchema.extend({
   sample: z.object({ email: z.string(), password: z.string() }).nullable(),
 });
 export type LoginHints = z.infer<typeof loginHintsSchema>;

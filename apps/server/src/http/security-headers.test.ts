@@ -12,8 +12,24 @@ describe('page Content-Security-Policy', () => {
   it('allows scripts only from the app itself by default', () => {
     const csp = pageCsp(config({}));
     expect(csp).toContain("script-src 'self';");
-    expect(csp).toContain("img-src 'self' data: blob:;");
+    expect(csp).toContain("img-src 'self' data: blob: https://tile.openstreetmap.org;");
     expect(csp).not.toContain('unsafe-eval');
+  });
+
+  it("allows images, and only images, from the map tile server's origin", () => {
+    const csp = pageCsp(
+      config({ MAP_TILE_URL: 'https://maps.example.com:8443/t/{z}/{x}/{y}.png' }),
+    );
+    const directives = csp.split('; ');
+    expect(directives).toContain("img-src 'self' data: blob: https://maps.example.com:8443");
+    const others = directives.filter((d) => !d.startsWith('img-src '));
+    expect(others.join('; ')).not.toContain('maps.example.com');
+    expect(csp).not.toContain('tile.openstreetmap.org');
+  });
+
+  it('allows every subdomain a {s} tile URL may pick', () => {
+    const csp = pageCsp(config({ MAP_TILE_URL: 'https://{s}.tiles.example.org/{z}/{x}/{y}.png' }));
+    expect(csp).toContain("img-src 'self' data: blob: https://*.tiles.example.org;");
   });
 
   it('allows images from a virtual-hosted S3 endpoint', () => {

@@ -4,7 +4,8 @@ import { isApiRequest } from './request-path.js';
 
 /** Content-Security-Policy for the SPA: no inline scripts, no framing. */
 export function pageCsp(config: Config): string {
-  const imgSources = ["'self'", 'data:', 'blob:'];
+  // Map tiles are <img> elements from the tile server (MAP_TILE_URL); nothing else of it is let in.
+  const imgSources = ["'self'", 'data:', 'blob:', config.maps.tileSource];
   const scriptSources = ["'self'"];
   const connectSources = ["'self'"];
   if (config.storage.kind === 's3') {

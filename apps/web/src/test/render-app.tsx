@@ -23,7 +23,16 @@ export function renderApp(path: string, { signedInAs, api = {} }: RenderAppOptio
     'GET /api/auth/hints': {
       body: { sample: null, placesProvider: 'offline', googleMapsKey: null },
     },
-    'GET /api/config': { body: { placesProvider: 'offline', googleMapsKey: null } },
+    'GET /api/config': {
+      body: {
+        placesProvider: 'offline',
+        googleMapsKey: null,
+        mapTileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+        mapAttribution: '© OpenStreetMap contributors',
+        mapAttributionUrl: 'https://www.openstreetmap.org/copyright',
+        farFromSiteKm: 2,
+      },
+    },
     ...(signedInAs ? { 'GET /api/auth/me': { body: signedInAs } } : {}),
     'POST /api/auth/logout': { body: { ok: true } },
     ...api,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { LoginHints } from '@sitelog/shared';
 import { nowIso, writeTransaction, type Database } from '../../db/database.js';
-import { clientConfig } from '../client-config/client-config.routes.js';
+import { placesConfig } from '../client-config/client-config.routes.js';
 import * as repo from './auth.repository.js';
 import type { AuthDeps } from './auth.service.js';
 import { hashPassword } from './passwords.js';
@@ -118,7 +118,7 @@ export async function loginHints(
   deps: AuthDeps,
   request: Parameters<typeof isDirectLocalRequest>[0],
 ): Promise<LoginHints> {
-  const base = clientConfig(deps.config);
+  const base = placesConfig(deps.config);
   if (!isLoopbackHost(deps.config.host) || !isDirectLocalRequest(request))
     return { ...base, sample: null };
   return { ...base, sample: await untouchedSampleAccount(deps) };

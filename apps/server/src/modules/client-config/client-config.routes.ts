@@ -1,13 +1,24 @@
-import { clientConfigSchema, type ClientConfig } from '@sitelog/shared';
+import { clientConfigSchema, type ClientConfig, type PlacesConfig } from '@sitelog/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.js';
 
-/** The public settings the web app reads at start (which place search to use). */
-export function clientConfig(config: Config): ClientConfig {
+/** Which place search the web app uses (GET /api/auth/hints still carries it too). */
+export function placesConfig(config: Config): PlacesConfig {
   return {
     placesProvider: config.googleMapsKey ? 'google' : 'offline',
     googleMapsKey: config.googleMapsKey,
+  };
+}
+
+/** The public settings the web app reads at start: the place search and the maps. */
+export function clientConfig(config: Config): ClientConfig {
+  return {
+    ...placesConfig(config),
+    mapTileUrl: config.maps.tileUrl,
+    mapAttribution: config.maps.attribution,
+    mapAttributionUrl: config.maps.attributionUrl,
+    farFromSiteKm: config.maps.farFromSiteKm,
   };
 }
 

@@ -178,6 +178,24 @@ export async function listProjectRowsJson(db: Database): Promise<string> {
   return result.rows;
 }
 
+/**
+ * The open projects that have coordinates, most recently active first, at most `limit` (the
+ * all-projects map).
+ */
+export function listProjectLocations(db: Database, limit: number) {
+  return db
+    .selectFrom('projects')
+    .select(['id', 'name', 'location', 'latitude', 'longitude', 'uploads_count'])
+    .where('archived_at', 'is', null)
+    .where('latitude', 'is not', null)
+    .where('longitude', 'is not', null)
+    .orderBy('updated_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .$narrowType<{ latitude: number; longitude: number }>()
+    .execute();
+}
+
 export function findProjectOwner(db: Database, id: number) {
   return db
     .selectFrom('projects')

@@ -2,6 +2,7 @@ import {
   createProjectRequestSchema,
   idParamsSchema,
   projectListSchema,
+  projectLocationListSchema,
   projectRowsSchema,
   projectSchema,
   updateProjectRequestSchema,
@@ -45,6 +46,14 @@ export function projectRoutes(
         projectRowsSchema,
         deps.config.env === 'test',
       ),
+  );
+  r.get(
+    '/api/project/locations',
+    {
+      compress: LARGE_RESPONSE,
+      schema: { response: { 200: projectLocationListSchema, ...errorResponses } },
+    },
+    async () => projects.listProjectLocations(deps),
   );
   r.get('/api/project/favnfol', { compress: LARGE_RESPONSE, schema: many }, async (req) =>
     projects.listBookmarkedOrFollowed(deps, currentUser(req)),

@@ -1,4 +1,9 @@
-import type { Project, projectInputSchema } from '@sitelog/shared';
+import {
+  mapLimits,
+  type Project,
+  type ProjectLocation,
+  type projectInputSchema,
+} from '@sitelog/shared';
 import type { z } from 'zod';
 import { nowIso, writeTransaction, type Database } from '../../db/database.js';
 import { forbidden, notFound } from '../../errors.js';
@@ -93,6 +98,24 @@ export const listRelevant = (deps: ProjectsDeps, viewer: AuthUser, limit: number
  */
 export const listProjectRowsJson = (deps: Pick<ProjectsDeps, 'db'>): Promise<string> =>
   repo.listProjectRowsJson(deps.db);
+
+/**
+ * The all-projects map: every open project with coordinates, most recently active first, at most
+ * `mapLimits.projectPinsMax` (the least active beyond that are left off).
+ */
+export async function listProjectLocations(
+  deps: Pick<ProjectsDeps, 'db'>,
+): Promise<ProjectLocation[]> {
+  const rows = await repo.listProjectLocations(deps.db, mapLimits.projectPinsMax);
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    location: r.location,
+    latitude: r.latitude,
+    longitude: r.longitude,
+    uploadsCount: r.uploads_count,
+  }));
+}
 
 /** A project's fields as the route's schema hands them over (trimmed, description defaulted). */
 type ProjectFields = z.output<typeof projectInputSchema>;

@@ -126,6 +126,24 @@ export function listMemberUploads(db: Database, creatorId: number, page: FeedPag
   return listFeed(db, 'uploads.creator_id', creatorId, page);
 }
 
+/**
+ * The pins of a project's geotagged photos: the newest `limit` uploads with both coordinates,
+ * newest first. An index range on `(project_id, created_at, id)`, skipping photos without GPS.
+ */
+export function listProjectUploadLocations(db: Database, projectId: number, limit: number) {
+  return db
+    .selectFrom('uploads')
+    .select(['id', 'name', 'latitude', 'longitude', 'captured_at'])
+    .where('project_id', '=', projectId)
+    .where('latitude', 'is not', null)
+    .where('longitude', 'is not', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .$narrowType<{ latitude: number; longitude: number }>()
+    .execute();
+}
+
 type NewUploadRow = Omit<Insertable<UploadsTable>, 'id'>;
 
 export async function insertUpload(db: Database, row: NewUploadRow): Promise<number> {

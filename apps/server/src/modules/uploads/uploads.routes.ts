@@ -4,6 +4,7 @@ import {
   idParamsSchema,
   latestCountParamsSchema,
   okResponseSchema,
+  photoLocationListSchema,
   updateUploadRequestSchema,
   uploadListSchema,
   uploadSchema,
@@ -63,6 +64,17 @@ export function uploadRoutes(
   const feed = { params: idParamsSchema, querystring: feedQuerySchema, ...many };
   r.get('/api/upload/project/:id/latest', { compress: LARGE_RESPONSE, schema: feed }, async (req) =>
     uploads.listProjectUploads(deps, req.params.id, currentUser(req), req.query),
+  );
+  r.get(
+    '/api/upload/project/:id/locations',
+    {
+      compress: LARGE_RESPONSE,
+      schema: {
+        params: idParamsSchema,
+        response: { 200: photoLocationListSchema, ...errorResponses },
+      },
+    },
+    async (req) => uploads.listProjectPhotoLocations(deps, req.params.id, currentUser(req)),
   );
   r.get('/api/upload/user/:id/latest', { compress: LARGE_RESPONSE, schema: feed }, async (req) =>
     uploads.listMemberUploads(deps, req.params.id, currentUser(req), req.query),

@@ -1,6 +1,6 @@
 import type { Multipart } from '@fastify/multipart';
-import type { FeedQuery, Upload, updateUploadRequestSchema } from '@sitelog/shared';
-import { limits } from '@sitelog/shared';
+import type { FeedQuery, PhotoLocation, Upload, updateUploadRequestSchema } from '@sitelog/shared';
+import { limits, mapLimits } from '@sitelog/shared';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import { isUniqueViolation, nowIso, writeTransaction, type Database } from '../../db/database.js';
@@ -127,6 +127,28 @@ export async function listProjectUploads(
   // Only an empty answer needs telling "no uploads (left)" from "no such project".
   if (rows.length === 0) await getProject(deps, projectId, viewer);
   return toUploads(deps, rows, viewer);
+}
+
+/**
+ * The pins of a project's geotagged photos for its map: the newest `mapLimits.photoPinsMax`
+ * uploads that have GPS, newest first. Seen by whoever may see the project's feed; 404 when there
+ * is no such project.
+ */
+export async function listProjectPhotoLocations(
+  deps: Pick<UploadsDeps, 'db' | 'links'>,
+  projectId: number,
+  viewer: AuthUser,
+): Promise<PhotoLocation[]> {
+  const rows = await repo.listProjectUploadLocations(deps.db, projectId, mapLimits.photoPinsMax);
+  // As the feed: only an empty answer needs telling "no geotagged photos" from "no such project".
+  if (rows.length === 0) await getProject(deps, projectId, viewer);
+  return rows.map((row) => ({
+    id: row.id,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    name: row.name,
+    capturedAt: row.captured_at,
+  }));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { clientConfigSchema } from '@sitelog/shared';
+import { placesConfigSchema } from '@sitelog/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { projectKeys } from './keys';
@@ -10,7 +10,7 @@ export interface PlacesProvider {
 
 /** GET /api/config, read for the place search provider the server is configured with. */
 export const getPlacesProvider = async (signal?: AbortSignal): Promise<PlacesProvider> => {
-  const config = await api.get('/api/config', clientConfigSchema, { signal });
+  const config = await api.get('/api/config', placesConfigSchema, { signal });
   return { provider: config.placesProvider, googleMapsKey: config.googleMapsKey };
 };
 
