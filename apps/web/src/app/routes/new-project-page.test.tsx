@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { jsonError } from '@/test/mock-api';
 import { member, renderApp } from '@/test/render-app';
@@ -39,6 +39,37 @@ describe('/projects/new', () => {
     await user.clear(screen.getByLabelText('Name'));
     await user.paste('   ');
     expect(create).toBeDisabled();
+  });
+
+  it('refuses a name, location or description past its limit, saying so at the field', async () => {
+    const { user, server } = renderApp('/projects/new', {
+      signedInAs: member,
+      api: { 'GET /api/places': { body: [] } },
+    });
+    const create = await screen.findByRole('button', { name: 'Create' });
+    await user.click(screen.getByLabelText('Name'));
+    await user.paste('N'.repeat(121));
+    await user.click(screen.getByLabelText('Location'));
+    await user.paste('Pier 4');
+    // Pasted whole (no silent cut), marked invalid with the server's own message and a count.
+    expect(screen.getByLabelText('Name')).toHaveValue('N'.repeat(121));
+    expect(screen.getByLabelText('Name')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByText('Name must be at most 120 characters.')).toBeInTheDocument();
+    expect(screen.getByText('121 / 120')).toBeInTheDocument();
+    expect(create).toBeDisabled();
+
+    await user.click(screen.getByLabelText('Name'));
+    await user.keyboard('{End}{Backspace}');
+    expect(screen.getByText('120 / 120')).toBeInTheDocument();
+    expect(create).toBeEnabled();
+
+    await user.click(screen.getByLabelText('Description'));
+    await user.paste('d'.repeat(5001));
+    expect(screen.getByText('Description must be at most 5,000 characters.')).toBeInTheDocument();
+    expect(create).toBeDisabled();
+    // Enter in a field submits the form: still nothing is sent.
+    fireEvent.submit(screen.getByRole('form', { name: 'New project' }));
+    expect(server.callsTo('POST /api/project/create')).toHaveLength(0);
   });
 
   it("lists the server's error below the form and keeps what was typed", async () => {

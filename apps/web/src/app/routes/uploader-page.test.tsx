@@ -90,6 +90,28 @@ describe('/uploader/{id}/create', () => {
     expect(screen.queryByText('Under construction')).not.toBeInTheDocument();
   });
 
+  it('takes no photo while the name is past its limit, which the field says', async () => {
+    const xhr = installFakeXhr();
+    const { user } = renderApp('/uploader/31/create', { signedInAs: member, api: projectRoute });
+    await screen.findByLabelText('Take photo');
+    await user.click(screen.getByLabelText('Name'));
+    await user.paste('n'.repeat(201));
+    expect(screen.getByText('Name must be at most 200 characters.')).toBeInTheDocument();
+    expect(screen.getByText('201 / 200')).toBeInTheDocument();
+    // Every photo would be refused by the server with this name: the camera waits instead.
+    expect(screen.getByLabelText('Take photo')).toBeDisabled();
+    expect(screen.getByLabelText('Choose photos')).toBeDisabled();
+    fireEvent.drop(screen.getByTestId('drop-zone'), {
+      dataTransfer: { files: [photo()], types: ['Files'] },
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent(/Shorten the name or description/);
+    expect(await userPhotos(member.id)).toEqual([]);
+    expect(xhr.requests).toHaveLength(0);
+
+    await user.keyboard('{Backspace}');
+    expect(screen.getByLabelText('Take photo')).toBeEnabled();
+  });
+
   it('stops a refused photo with its reason, keeps it until discarded, and asks first', async () => {
     const xhr = installFakeXhr();
     const { user } = renderApp('/uploader/31/create', { signedInAs: member, api: projectRoute });

@@ -7,6 +7,7 @@ import { limits } from '@sitelog/shared';
 import { useState } from 'react';
 import type { PlaceSuggestion } from '../api/place-suggestion';
 import { PLACE_QUERY_MIN, usePlaceSuggestions } from '../api/search-places';
+import { useCharacterLimit } from '@/components/character-limit';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 
 export interface LocationValue {
@@ -68,63 +69,67 @@ export function LocationField({
   else if (resolving) helperText = 'Reading the coordinates of the picked place…';
   else if (picked?.label === typed && value.latitude !== null && value.longitude !== null)
     helperText = `Picked place at ${value.latitude.toFixed(4)}, ${value.longitude.toFixed(4)}.`;
+  const limit = useCharacterLimit(typed, limits.locationMax, 'Location', helperText);
 
   return (
-    <Autocomplete<PlaceSuggestion, false, false, true>
-      freeSolo
-      disabled={disabled}
-      options={options}
-      value={picked?.label === typed ? picked : null}
-      inputValue={typed}
-      filterOptions={(all) => all}
-      getOptionLabel={(option) => (typeof option === 'string' ? option : option.label)}
-      isOptionEqualToValue={(option, selected) => option.id === selected.id}
-      loading={searching && suggestions.isFetching}
-      loadingText="Searching places…"
-      onInputChange={(_event, text, reason) => {
-        // "reset" is MUI echoing a picked option's label; the pick itself is handled in onChange.
-        if (reason === 'reset') return;
-        setEdited(true);
-        setPicked(null);
-        onChange({ location: text, latitude: null, longitude: null });
-      }}
-      onChange={(_event, selected) => {
-        if (selected === null) return;
-        if (typeof selected === 'string') {
+    <>
+      <Autocomplete<PlaceSuggestion, false, false, true>
+        freeSolo
+        disabled={disabled}
+        options={options}
+        value={picked?.label === typed ? picked : null}
+        inputValue={typed}
+        filterOptions={(all) => all}
+        getOptionLabel={(option) => (typeof option === 'string' ? option : option.label)}
+        isOptionEqualToValue={(option, selected) => option.id === selected.id}
+        loading={searching && suggestions.isFetching}
+        loadingText="Searching places…"
+        onInputChange={(_event, text, reason) => {
+          // "reset" is MUI echoing a picked option's label; the pick itself is handled in onChange.
+          if (reason === 'reset') return;
+          setEdited(true);
           setPicked(null);
-          onChange({ location: selected, latitude: null, longitude: null });
-        } else pick(selected);
-      }}
-      renderOption={({ key, ...props }, option) => (
-        <Box component="li" key={key} {...props} sx={{ gap: 1.5 }}>
-          <PlaceOutlined aria-hidden fontSize="small" sx={{ color: 'text.secondary' }} />
-          <Box sx={{ minWidth: 0 }}>
-            <Typography variant="body2" sx={{ fontWeight: 500 }}>
-              {option.primary}
-            </Typography>
-            {option.secondary ? (
-              <Typography variant="caption" color="text.secondary">
-                {option.secondary}
+          onChange({ location: text, latitude: null, longitude: null });
+        }}
+        onChange={(_event, selected) => {
+          if (selected === null) return;
+          if (typeof selected === 'string') {
+            setPicked(null);
+            onChange({ location: selected, latitude: null, longitude: null });
+          } else pick(selected);
+        }}
+        renderOption={({ key, ...props }, option) => (
+          <Box component="li" key={key} {...props} sx={{ gap: 1.5 }}>
+            <PlaceOutlined aria-hidden fontSize="small" sx={{ color: 'text.secondary' }} />
+            <Box sx={{ minWidth: 0 }}>
+              <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                {option.primary}
               </Typography>
-            ) : null}
+              {option.secondary ? (
+                <Typography variant="caption" color="text.secondary">
+                  {option.secondary}
+                </Typography>
+              ) : null}
+            </Box>
           </Box>
-        </Box>
-      )}
-      renderInput={(params) => (
-        <TextField
-          {...params}
-          label="Location"
-          name="location"
-          helperText={helperText}
-          slotProps={{
-            htmlInput: {
-              ...params.inputProps,
-              maxLength: limits.locationMax,
-              'aria-required': required || undefined,
-            },
-          }}
-        />
-      )}
-    />
+        )}
+        renderInput={(params) => (
+          <TextField
+            {...params}
+            label="Location"
+            name="location"
+            error={limit.error}
+            helperText={limit.helperText}
+            slotProps={{
+              htmlInput: {
+                ...params.inputProps,
+                'aria-required': required || undefined,
+              },
+            }}
+          />
+        )}
+      />
+      {limit.status}
+    </>
   );
 }

@@ -1,8 +1,8 @@
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import { limits, type ProjectInput } from '@sitelog/shared';
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { isOverLimit, LimitedTextField } from '@/components/character-limit';
 import { FormError } from './form-error';
 import { LocationField, type LocationValue } from './location-field';
 
@@ -34,7 +34,8 @@ interface ProjectFormProps {
 
 /**
  * NAME, LOCATION (place autocomplete), DESCRIPTION (optional). The submit button stays disabled
- * until name and location are filled (spec §5); the server trims and validates again.
+ * until name and location are filled (spec §5) and while a field is past its length limit (the
+ * field says so, with a counter from near the limit on); the server trims and validates again.
  */
 export function ProjectForm({
   label,
@@ -46,7 +47,12 @@ export function ProjectForm({
   secondaryActions,
 }: ProjectFormProps) {
   const [values, setValues] = useState<ProjectFormValues>(initialValues);
-  const complete = values.name.trim() !== '' && values.location.trim() !== '';
+  const complete =
+    values.name.trim() !== '' &&
+    values.location.trim() !== '' &&
+    !isOverLimit(values.name, limits.nameMax) &&
+    !isOverLimit(values.location, limits.locationMax) &&
+    !isOverLimit(values.description, limits.descriptionMax);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -62,15 +68,17 @@ export function ProjectForm({
 
   return (
     <Stack component="form" noValidate onSubmit={submit} spacing={2.5} aria-label={label}>
-      <TextField
+      <LimitedTextField
         label="Name"
         name="name"
         value={values.name}
+        max={limits.nameMax}
+        limitLabel="Name"
         onChange={(event) => setValues((current) => ({ ...current, name: event.target.value }))}
         disabled={pending}
         fullWidth
         autoComplete="off"
-        slotProps={{ htmlInput: { maxLength: limits.nameMax, 'aria-required': true } }}
+        slotProps={{ htmlInput: { 'aria-required': true } }}
       />
       <LocationField
         value={values}
@@ -78,10 +86,12 @@ export function ProjectForm({
         disabled={pending}
         required
       />
-      <TextField
+      <LimitedTextField
         label="Description"
         name="description"
         value={values.description}
+        max={limits.descriptionMax}
+        limitLabel="Description"
         onChange={(event) =>
           setValues((current) => ({ ...current, description: event.target.value }))
         }
@@ -90,7 +100,6 @@ export function ProjectForm({
         multiline
         minRows={3}
         helperText="Optional"
-        slotProps={{ htmlInput: { maxLength: limits.descriptionMax } }}
       />
       <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
         {secondaryActions}

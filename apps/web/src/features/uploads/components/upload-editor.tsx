@@ -5,7 +5,8 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type ReactNode } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
+import { useCharacterLimit } from '@/components/character-limit';
 import { errorMessage } from '@/lib/api-client';
 import type { ExtraInvalidations } from '@/lib/invalidate';
 import { useUpdateUpload } from '../api/update-upload';
@@ -37,10 +38,22 @@ interface UploadEditorProps {
 export function UploadEditor({ upload, renderActions, invalidate }: UploadEditorProps) {
   const update = useUpdateUpload(upload.id, { invalidate });
   const [saved, setSaved] = useState(false);
-  const { register, handleSubmit, getValues, reset, formState } = useForm<EditorValues>({
+  const { register, handleSubmit, getValues, reset, formState, control } = useForm<EditorValues>({
     defaultValues: { name: upload.name, description: upload.description },
   });
   const { isDirty, dirtyFields } = formState;
+  const nameLimit = useCharacterLimit(
+    useWatch({ control, name: 'name' }),
+    limits.uploadNameMax,
+    'Name',
+  );
+  const descriptionLimit = useCharacterLimit(
+    useWatch({ control, name: 'description' }),
+    limits.descriptionMax,
+    'Description',
+  );
+  // Text the server would refuse is not sent; the field says why.
+  const tooLong = nameLimit.error || descriptionLimit.error;
 
   const save = async (values: EditorValues): Promise<boolean> => {
     const body = {
@@ -62,10 +75,10 @@ export function UploadEditor({ upload, renderActions, invalidate }: UploadEditor
   };
 
   const onSubmit = handleSubmit(async (values) => {
-    if (isDirty) await save(values);
+    if (isDirty && !tooLong) await save(values);
   });
 
-  const saveChanges = async () => (isDirty ? save(getValues()) : true);
+  const saveChanges = async () => (tooLong ? false : isDirty ? save(getValues()) : true);
 
   const { ref: nameRef, ...nameField } = register('name', { onChange: () => setSaved(false) });
   const { ref: descriptionRef, ...descriptionField } = register('description', {
@@ -78,18 +91,22 @@ export function UploadEditor({ upload, renderActions, invalidate }: UploadEditor
         label="Name"
         {...nameField}
         inputRef={nameRef}
-        slotProps={{ htmlInput: { maxLength: limits.uploadNameMax } }}
+        error={nameLimit.error}
+        helperText={nameLimit.helperText}
         fullWidth
       />
+      {nameLimit.status}
       <TextField
         label="Description"
         {...descriptionField}
         inputRef={descriptionRef}
-        slotProps={{ htmlInput: { maxLength: limits.descriptionMax } }}
+        error={descriptionLimit.error}
+        helperText={descriptionLimit.helperText}
         multiline
         minRows={3}
         fullWidth
       />
+      {descriptionLimit.status}
       {update.isError ? (
         <Alert severity="error" role="alert">
           {errorMessage(update.error)}
@@ -97,7 +114,7 @@ export function UploadEditor({ upload, renderActions, invalidate }: UploadEditor
       ) : null}
       <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
         {isDirty ? (
-          <Button type="submit" variant="contained" loading={update.isPending}>
+          <Button type="submit" variant="contained" loading={update.isPending} disabled={tooLong}>
             Save
           </Button>
         ) : null}

@@ -5,11 +5,11 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { limits } from '@sitelog/shared';
 import { useMemo, useState, type ChangeEvent, type DragEvent, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { isOverLimit, LimitedTextField } from '@/components/character-limit';
 import { visuallyHidden } from '@/components/visually-hidden';
 import { paths } from '@/lib/paths';
 import { QueuedPhotoCard } from '../queue/queued-photo-card';
@@ -34,6 +34,7 @@ function FilePickerButton({
   multiple,
   onFiles,
   variant,
+  disabled = false,
 }: {
   label: string;
   icon: ReactNode;
@@ -41,6 +42,7 @@ function FilePickerButton({
   multiple?: boolean;
   onFiles: (files: File[]) => void;
   variant: 'contained' | 'outlined';
+  disabled?: boolean;
 }) {
   const onChange = (event: ChangeEvent<HTMLInputElement>) => {
     const files = [...(event.target.files ?? [])];
@@ -56,6 +58,7 @@ function FilePickerButton({
       variant={variant}
       size="large"
       startIcon={icon}
+      disabled={disabled}
       sx={{
         '&:has(input:focus-visible)': {
           outline: '3px solid',
@@ -72,6 +75,7 @@ function FilePickerButton({
         capture={capture}
         multiple={multiple}
         onChange={onChange}
+        disabled={disabled}
         sx={visuallyHidden}
       />
     </Button>
@@ -139,11 +143,23 @@ export function UploadForm({ project }: { project: UploadTarget }) {
     null,
   );
 
+  // Text past its limit would have every photo refused by the server: no photo is taken or
+  // added until it is shortened (the field says so).
+  const textTooLong =
+    isOverLimit(name, limits.uploadNameMax) || isOverLimit(description, limits.descriptionMax);
+
   const visit = photos
     .filter((photo) => photo.visitId === visitId && photo.projectId === project.id)
     .reverse();
 
   const add = async (files: File[]) => {
+    if (textTooLong) {
+      setNotice({
+        severity: 'error',
+        text: 'Shorten the name or description below first: photos are not added while they are too long.',
+      });
+      return;
+    }
     const images = files.filter(looksLikeImage);
     const others = files.filter((file) => !looksLikeImage(file));
     setNotice(
@@ -197,6 +213,7 @@ export function UploadForm({ project }: { project: UploadTarget }) {
             capture="environment"
             variant="contained"
             onFiles={onFiles}
+            disabled={textTooLong}
           />
           <FilePickerButton
             label="Choose photos"
@@ -204,6 +221,7 @@ export function UploadForm({ project }: { project: UploadTarget }) {
             variant="outlined"
             multiple
             onFiles={onFiles}
+            disabled={textTooLong}
           />
         </Stack>
         <DropZone onFiles={onFiles} />
@@ -264,20 +282,22 @@ export function UploadForm({ project }: { project: UploadTarget }) {
         <Typography id="next-text-heading" variant="subtitle1" component="h2">
           For the next photos
         </Typography>
-        <TextField
+        <LimitedTextField
           label="Name"
           value={name}
+          max={limits.uploadNameMax}
+          limitLabel="Name"
           onChange={(event) => setName(event.target.value)}
-          helperText={`Optional. Left empty, a photo is named after the project and the time it was taken. ${name.length}/${limits.uploadNameMax}`}
-          slotProps={{ htmlInput: { maxLength: limits.uploadNameMax } }}
+          helperText="Optional. Left empty, a photo is named after the project and the time it was taken."
           fullWidth
         />
-        <TextField
+        <LimitedTextField
           label="Description"
           value={description}
+          max={limits.descriptionMax}
+          limitLabel="Description"
           onChange={(event) => setDescription(event.target.value)}
-          helperText={`Optional. ${description.length}/${limits.descriptionMax}`}
-          slotProps={{ htmlInput: { maxLength: limits.descriptionMax } }}
+          helperText="Optional."
           multiline
           minRows={2}
           fullWidth

@@ -4,11 +4,11 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { limits } from '@sitelog/shared';
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
+import { isOverLimit, LimitedTextField } from '@/components/character-limit';
 import { EmptyState } from '@/components/empty-state';
 import { paths } from '@/lib/paths';
 import { DiscardButton } from '../queue/discard-dialog';
@@ -28,6 +28,11 @@ interface Draft {
   name: string;
   description: string;
 }
+
+/** Text the server would refuse: it is not saved until shortened (the field says so). */
+const tooLong = (draft: Partial<Draft>) =>
+  isOverLimit(draft.name ?? '', limits.uploadNameMax) ||
+  isOverLimit(draft.description ?? '', limits.descriptionMax);
 
 function VisitRow({
   photo,
@@ -68,23 +73,25 @@ function VisitRow({
             {label} · {status.label}
             {status.detail ? `: ${status.detail}` : ''}
           </Typography>
-          <TextField
+          <LimitedTextField
             label={`Name of photo ${index + 1}`}
             size="small"
             value={draft.name}
+            max={limits.uploadNameMax}
+            limitLabel="Name"
             placeholder={
               photo.status === 'sent' ? undefined : 'Project name and time, if left empty'
             }
             onChange={(event) => onChange({ ...draft, name: event.target.value })}
-            slotProps={{ htmlInput: { maxLength: limits.uploadNameMax } }}
             fullWidth
           />
-          <TextField
+          <LimitedTextField
             label={`Description of photo ${index + 1}`}
             size="small"
             value={draft.description}
+            max={limits.descriptionMax}
+            limitLabel="Description"
             onChange={(event) => onChange({ ...draft, description: event.target.value })}
-            slotProps={{ htmlInput: { maxLength: limits.descriptionMax } }}
             multiline
             minRows={1}
             fullWidth
@@ -116,20 +123,22 @@ function ApplyToAll({
         <Typography id="all-heading" variant="subtitle1" component="h2">
           For all {count} photos
         </Typography>
-        <TextField
+        <LimitedTextField
           label="Name for all"
           size="small"
           value={name}
+          max={limits.uploadNameMax}
+          limitLabel="Name"
           onChange={(event) => setName(event.target.value)}
-          slotProps={{ htmlInput: { maxLength: limits.uploadNameMax } }}
           fullWidth
         />
-        <TextField
+        <LimitedTextField
           label="Description for all"
           size="small"
           value={description}
+          max={limits.descriptionMax}
+          limitLabel="Description"
           onChange={(event) => setDescription(event.target.value)}
-          slotProps={{ htmlInput: { maxLength: limits.descriptionMax } }}
           multiline
           minRows={2}
           fullWidth
@@ -137,7 +146,9 @@ function ApplyToAll({
         <Box>
           <Button
             variant="outlined"
-            disabled={name.trim() === '' && description.trim() === ''}
+            disabled={
+              (name.trim() === '' && description.trim() === '') || tooLong({ name, description })
+            }
             onClick={() =>
               onApply({
                 ...(name.trim() ? { name: name.trim() } : {}),
@@ -174,8 +185,10 @@ export function VisitEditor({ projectId }: { projectId: number }) {
     const draft = drafts[photo.clientId];
     return draft && (draft.name !== photo.name || draft.description !== photo.description);
   });
+  const blocked = changed.some((photo) => tooLong(draftOf(photo)));
 
   const save = async () => {
+    if (blocked) return;
     setSaving(true);
     try {
       for (const photo of changed) {
@@ -240,15 +253,17 @@ export function VisitEditor({ projectId }: { projectId: number }) {
           />
         ))}
       </Stack>
-      <Typography variant="body2" color="text.secondary">
-        Names and descriptions are kept on this device and saved with the photos, also without
-        signal.
+      <Typography variant="body2" color={blocked ? 'error' : 'text.secondary'}>
+        {blocked
+          ? 'A name or description is too long: shorten it to save.'
+          : 'Names and descriptions are kept on this device and saved with the photos, also without signal.'}
       </Typography>
       <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
         <Button
           variant="contained"
           startIcon={<CheckOutlined />}
           loading={saving}
+          disabled={blocked}
           onClick={() => void done()}
         >
           Done
@@ -256,13 +271,13 @@ export function VisitEditor({ projectId }: { projectId: number }) {
         <Button
           variant="outlined"
           startIcon={<AddAPhotoOutlined />}
-          disabled={saving}
+          disabled={saving || blocked}
           onClick={() => void another()}
         >
           Add another one
         </Button>
         {changed.length > 0 ? (
-          <Button disabled={saving} onClick={() => void save()}>
+          <Button disabled={saving || blocked} onClick={() => void save()}>
             Save
           </Button>
         ) : null}
