@@ -7,10 +7,10 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import type { Project } from '@sitelog/shared';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { CollapsibleText } from '@/components/collapsible-text';
 import { ErrorState } from '@/components/error-state';
 import { OfflineFallback } from '@/components/offline-state';
 import { TileGridSkeleton } from '@/components/skeletons';
@@ -109,12 +109,7 @@ function ProjectView({ project }: { project: Project }) {
         </Alert>
       ) : null}
       {project.description ? (
-        <Typography
-          variant="body1"
-          sx={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere', mb: 4, maxWidth: '75ch' }}
-        >
-          {project.description}
-        </Typography>
+        <CollapsibleText text={project.description} sx={{ mb: 4, maxWidth: '75ch' }} />
       ) : null}
       <ProjectUploadsSection projectId={project.id} count={project.uploadsCount} />
       <ProjectReportsSection projectId={project.id} />

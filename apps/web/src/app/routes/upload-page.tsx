@@ -8,6 +8,7 @@ import Typography from '@mui/material/Typography';
 import type { Upload } from '@sitelog/shared';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { CollapsibleText } from '@/components/collapsible-text';
 import { PageHeader } from '@/components/page-header';
 import { Section } from '@/components/section';
 import { UnderConstruction } from '@/components/under-construction';
@@ -101,10 +102,8 @@ function UploadView({ upload }: { upload: Upload }) {
         <UploadImage upload={upload} />
 
         {upload.description ? (
-          // Plain text, as typed: React escapes it, line breaks are kept.
-          <Typography variant="body1" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-            {upload.description}
-          </Typography>
+          // Plain text, as typed: React escapes it, line breaks are kept; long ones collapse.
+          <CollapsibleText text={upload.description} whiteSpace="pre-wrap" />
         ) : null}
 
         {upload.capturedAt || upload.camera || place ? (
