@@ -83,7 +83,7 @@ describe('layout', () => {
   });
 
   it('top bar links: logo Home, UPLOAD, Notifications and the profile preview', async () => {
-    renderApp('/profile', { signedInAs: member });
+    const { user } = renderApp('/profile', { signedInAs: member });
     const banner = await screen.findByRole('banner');
     expect(within(banner).getByRole('link', { name: 'Sitelog' })).toHaveAttribute('href', '/');
     expect(within(banner).getByRole('link', { name: /upload/i })).toHaveAttribute(
@@ -94,10 +94,17 @@ describe('layout', () => {
       'href',
       '/notifications',
     );
-    expect(within(banner).getByRole('link', { name: /my profile \(mia mason\)/i })).toHaveAttribute(
-      'href',
-      '/profile',
-    );
+    // The profile preview opens the profile menu, whose first item is My profile.
+    const preview = within(banner).getByRole('button', { name: 'Profile menu (Mia Mason)' });
+    expect(preview).toHaveAttribute('aria-haspopup', 'menu');
+    expect(preview).toHaveAttribute('aria-expanded', 'false');
+    await user.click(preview);
+    const menu = await screen.findByRole('menu', { name: 'Profile menu' });
+    expect(preview).toHaveAttribute('aria-expanded', 'true');
+    const profile = within(menu).getByRole('menuitem', { name: /my profile/i });
+    expect(profile).toHaveAttribute('href', '/profile');
+    // The whole name, which the top bar cuts on narrow screens.
+    expect(profile).toHaveTextContent('Mia Mason');
   });
 
   it('Home shows the Bookmarks section, then Latest uploads', async () => {

@@ -88,6 +88,10 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
       sx={(theme) => ({
         bgcolor: TOP_BAR_COLOR,
         color: '#FFFFFF',
+        // Dark pages are nearly its colour: a line (drawn inside, so the height stays) keeps
+        // the bar apart from them.
+        boxShadow:
+          theme.palette.mode === 'dark' ? `inset 0 -1px 0 ${theme.palette.divider}` : undefined,
         // Above the permanent (desktop) menu, which sits under it; below the phone drawer.
         zIndex: { md: theme.zIndex.drawer + 1 },
       })}

@@ -1,0 +1,82 @@
+import { useSyncExternalStore } from 'react';
+import type { ColorMode } from './theme';
+
+/*
+ * Light or dark: the system's choice (`prefers-color-scheme`) unless the user picked one in the
+ * profile menu, which this device remembers. MUI's own colour-scheme machinery (colorSchemes,
+ * useColorScheme) needs its CSS-variables theme builder, ~7 KiB gzip more in the first download
+ * (vite.config.ts leaves it out); two plain themes and this store do the same here. The first
+ * render already has the right mode (main.tsx renders after this module has read the choice).
+ */
+
+export type ColorModePreference = 'system' | ColorMode;
+
+export const COLOR_MODE_KEY = 'sitelog.colorMode';
+const DARK_QUERY = '(prefers-color-scheme: dark)';
+
+/** Used when localStorage refuses to store (private windows that forbid it). */
+let unstoredPreference: ColorModePreference | null = null;
+const listeners = new Set<() => void>();
+
+const asPreference = (value: string | null): ColorModePreference =>
+  value === 'light' || value === 'dark' ? value : 'system';
+
+/** The stored choice; 'system' when none. */
+export function getColorModePreference(): ColorModePreference {
+  if (unstoredPreference) return unstoredPreference;
+  try {
+    return asPreference(window.localStorage.getItem(COLOR_MODE_KEY));
+  } catch {
+    return 'system';
+  }
+}
+
+/** Remembers the choice on this device ('system' forgets it) and re-renders every user. */
+export function setColorModePreference(preference: ColorModePreference): void {
+  try {
+    if (preference === 'system') window.localStorage.removeItem(COLOR_MODE_KEY);
+    else window.localStorage.setItem(COLOR_MODE_KEY, preference);
+    unstoredPreference = null;
+  } catch {
+    unstoredPreference = preference;
+  }
+  for (const listener of listeners) listener();
+}
+
+function subscribePreference(onChange: () => void): () => void {
+  listeners.add(onChange);
+  // Another tab of the app picking a mode.
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === COLOR_MODE_KEY || event.key === null) onChange();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(onChange);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+/** The system's colour scheme query; null where the browser (or jsdom) has no matchMedia. */
+const darkQuery = () =>
+  typeof window.matchMedia === 'function' ? window.matchMedia(DARK_QUERY) : null;
+
+function subscribeSystem(onChange: () => void): () => void {
+  const query = darkQuery();
+  query?.addEventListener('change', onChange);
+  return () => query?.removeEventListener('change', onChange);
+}
+
+const systemPrefersDark = () => darkQuery()?.matches ?? false;
+
+/** The user's choice: System, Light or Dark. */
+export function useColorModePreference(): ColorModePreference {
+  return useSyncExternalStore(subscribePreference, getColorModePreference, () => 'system');
+}
+
+/** The mode shown now: the choice, or the system's when the choice is System. */
+export function useColorMode(): ColorMode {
+  const preference = useColorModePreference();
+  const systemDark = useSyncExternalStore(subscribeSystem, systemPrefersDark, () => false);
+  if (preference !== 'system') return preference;
+  return systemDark ? 'dark' : 'light';
+}
