@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { member, renderApp } from '@/test/render-app';
 import { makeProject, makeRow } from '@/features/projects/test/make-project';
 
@@ -22,6 +22,28 @@ const rows = [
   ),
   makeRow(2, 'Canopy Renewal', 'Munich, Germany', '2026-11-20T10:00:00.000Z', 3, 'Aisha Okafor'),
 ];
+
+/** A phone-wide window: MUI's breakpoint queries below `sm` (600 px) match. */
+function phoneWidth() {
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    matches: /max-width:\s*599\.95px/.test(query),
+    media: query,
+    onchange: null,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    dispatchEvent: () => false,
+  }));
+}
+
+/** The name of every project card, top to bottom. */
+function cardNames(): string[] {
+  const list = screen.getByRole('list', { name: 'All projects' });
+  return within(list)
+    .getAllByRole('listitem')
+    .map((card) => within(card).getAllByRole('link')[0]?.textContent ?? '');
+}
 
 /** The Name cell of every body row, top to bottom. */
 function names(): string[] {
@@ -207,5 +229,89 @@ describe('/projects/all', () => {
     expect(names()[0]).toBe('Project 10000');
     await user.click(screen.getByRole('button', { name: 'Go to next page' }));
     expect(names()[0]).toBe('Project 9975');
+  });
+
+  it('on a phone lists the projects as cards, with the facts, sort and filter of the table', async () => {
+    phoneWidth();
+    const { user, router } = renderApp('/projects/all', {
+      signedInAs: member,
+      api: {
+        'GET /api/project/all/list': { body: rows },
+        'GET /api/project/id/2': { body: makeProject({ id: 2 }) },
+      },
+    });
+    const list = await screen.findByRole('list', { name: 'All projects' });
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    expect(cardNames()).toEqual([
+      'Riverside Apartments',
+      'Canopy Renewal',
+      'bridge Deck Waterproofing',
+    ]);
+    const first = within(list).getAllByRole('listitem')[0] as HTMLElement;
+    expect(first).toHaveTextContent('Hamburg, Germany');
+    expect(first).toHaveTextContent('#3 · 12 uploads · updated');
+    expect(first).toHaveTextContent('by Marco Rossi');
+    expect(within(first).getByRole('link', { name: 'Riverside Apartments' })).toHaveAttribute(
+      'href',
+      '/project/3',
+    );
+
+    // The same sort as the table's headers, in the address too.
+    await user.selectOptions(screen.getByLabelText('Sort by'), 'Name');
+    expect(cardNames()).toEqual([
+      'bridge Deck Waterproofing',
+      'Canopy Renewal',
+      'Riverside Apartments',
+    ]);
+    expect(screen.getByLabelText('Order')).toHaveDisplayValue('A to Z');
+    await user.selectOptions(screen.getByLabelText('Order'), 'Z to A');
+    expect(cardNames()).toEqual([
+      'Riverside Apartments',
+      'Canopy Renewal',
+      'bridge Deck Waterproofing',
+    ]);
+    await user.selectOptions(screen.getByLabelText('Sort by'), 'Uploads');
+    expect(screen.getByLabelText('Order')).toHaveDisplayValue('Fewest first');
+    expect(cardNames()).toEqual([
+      'Canopy Renewal',
+      'Riverside Apartments',
+      'bridge Deck Waterproofing',
+    ]);
+
+    // The same filter.
+    await user.type(screen.getByLabelText('Filter projects'), 'germany');
+    expect(cardNames()).toEqual(['Canopy Renewal', 'Riverside Apartments']);
+    await waitFor(() =>
+      expect(router.state.location.search).toBe('?sort=uploadsCount&dir=asc&q=germany'),
+    );
+    await user.type(screen.getByLabelText('Filter projects'), ' nowhere');
+    expect(screen.getByText('No projects match “germany nowhere”.')).toBeInTheDocument();
+    await user.clear(screen.getByLabelText('Filter projects'));
+
+    await user.click(await screen.findByRole('link', { name: 'Canopy Renewal' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/project/2'));
+  });
+
+  it('on a phone renders one page of cards at a time', async () => {
+    phoneWidth();
+    const many = Array.from({ length: 1_000 }, (_, i) =>
+      makeRow(
+        i + 1,
+        `Project ${i + 1}`,
+        'Vienna, Austria',
+        new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+        i % 50,
+        'Lena Fischer',
+      ),
+    );
+    const { user } = renderApp('/projects/all', {
+      signedInAs: member,
+      api: { 'GET /api/project/all/list': { body: many } },
+    });
+    await screen.findByRole('list', { name: 'All projects' });
+    expect(cardNames()).toHaveLength(25);
+    expect(cardNames()[0]).toBe('Project 1000');
+    await user.click(screen.getByRole('button', { name: 'Go to next page' }));
+    expect(cardNames()[0]).toBe('Project 975');
   });
 });

@@ -11,6 +11,8 @@ import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import TextField from '@mui/material/TextField';
+import type { Theme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import {
   useDeferredValue,
   useEffect,
@@ -25,9 +27,12 @@ import { paths } from '@/lib/paths';
 import type { ProjectListItem } from '../api/get-project-rows';
 import { createProjectFilter } from '../project-filter';
 import { formatDate } from '@/lib/format-date';
-
-type SortKey = keyof ProjectListItem;
-type Direction = 'asc' | 'desc';
+import {
+  ProjectListCards,
+  ProjectSortControls,
+  type Direction,
+  type SortKey,
+} from './project-list-cards';
 
 const columns: { key: SortKey; label: string; numeric?: boolean }[] = [
   { key: 'id', label: '#', numeric: true },
@@ -124,11 +129,14 @@ function useTableState() {
 /**
  * The all-projects table (spec §2): #, Name, Location, Updated at, Creator, Uploads. Sorting,
  * filtering and paging run in the browser over the rows loaded once, and only one page of rows
- * is rendered, so 10,000 projects stay smooth. A row opens its project on click or Enter; on a
- * phone the table scrolls inside its own box.
+ * is rendered, so 10,000 projects stay smooth. A row opens its project on click or Enter. Below
+ * the `sm` breakpoint the same page of rows is a list of cards, sorted with two selects, so
+ * nothing scrolls sideways on a phone.
  */
 export function ProjectsTable({ items }: { items: ProjectListItem[] }) {
   const navigate = useNavigate();
+  // Read before the first paint (noSsr), so a phone never draws the table first.
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   const { sort, direction, filter, changeFilter, page, rowsPerPage, update } = useTableState();
   // Filtering 10,000 rows may lag a keystroke behind; the box itself never does.
   const deferredFilter = useDeferredValue(filter);
@@ -185,88 +193,99 @@ export function ProjectsTable({ items }: { items: ProjectListItem[] }) {
           },
         }}
       />
-      <TableContainer sx={{ overflowX: 'auto' }}>
-        <Table size="small" aria-label="All projects" sx={{ minWidth: 720 }}>
-          <TableHead>
-            <TableRow>
-              {columns.map((column) => (
-                <TableCell
-                  key={column.key}
-                  align={column.numeric ? 'right' : 'left'}
-                  sortDirection={sort === column.key ? direction : false}
-                  sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}
-                >
-                  <TableSortLabel
-                    active={sort === column.key}
-                    direction={sort === column.key ? direction : 'asc'}
-                    onClick={() => sortBy(column.key)}
-                  >
-                    {column.label}
-                  </TableSortLabel>
-                </TableCell>
-              ))}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {visible.map((item) => (
-              <TableRow
-                key={item.id}
-                hover
-                tabIndex={0}
-                onClick={(event) => onRowClick(event, item.id)}
-                onKeyDown={(event) => onRowKeyDown(event, item.id)}
-                sx={{
-                  cursor: 'pointer',
-                  height: 44,
-                  '&:focus-visible': {
-                    outline: '2px solid',
-                    outlineColor: 'primary.main',
-                    outlineOffset: -2,
-                  },
-                }}
-              >
-                <TableCell
-                  align="right"
-                  sx={{ color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}
-                >
-                  {item.id}
-                </TableCell>
-                <TableCell sx={{ fontWeight: 500, maxWidth: 320, overflowWrap: 'anywhere' }}>
-                  <Link
-                    component={RouterLink}
-                    to={paths.project(item.id)}
-                    tabIndex={-1}
-                    underline="hover"
-                    color="inherit"
-                  >
-                    {item.name}
-                  </Link>
-                </TableCell>
-                <TableCell sx={{ maxWidth: 260, overflowWrap: 'anywhere' }}>
-                  {item.location}
-                </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  <time dateTime={item.updatedAt}>{formatDate(item.updatedAt)}</time>
-                </TableCell>
-                <TableCell>{item.creatorName}</TableCell>
-                <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
-                  {item.uploadsCount}
-                </TableCell>
-              </TableRow>
-            ))}
-            {visible.length === 0 ? (
+      {phone ? (
+        <>
+          <ProjectSortControls
+            sort={sort}
+            direction={direction}
+            onSort={(key, dir) => update({ sort: key, dir, page: null })}
+          />
+          <ProjectListCards items={visible} emptyText={`No projects match “${deferredFilter}”.`} />
+        </>
+      ) : (
+        <TableContainer sx={{ overflowX: 'auto' }}>
+          <Table size="small" aria-label="All projects" sx={{ minWidth: 720 }}>
+            <TableHead>
               <TableRow>
-                <TableCell
-                  colSpan={columns.length}
-                  sx={{ py: 4, textAlign: 'center', color: 'text.secondary' }}
-                >
-                  No projects match “{deferredFilter}”.
-                </TableCell>
+                {columns.map((column) => (
+                  <TableCell
+                    key={column.key}
+                    align={column.numeric ? 'right' : 'left'}
+                    sortDirection={sort === column.key ? direction : false}
+                    sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}
+                  >
+                    <TableSortLabel
+                      active={sort === column.key}
+                      direction={sort === column.key ? direction : 'asc'}
+                      onClick={() => sortBy(column.key)}
+                    >
+                      {column.label}
+                    </TableSortLabel>
+                  </TableCell>
+                ))}
               </TableRow>
-            ) : null}
-          </TableBody>
-        </Table>
-      </TableContainer>
+            </TableHead>
+            <TableBody>
+              {visible.map((item) => (
+                <TableRow
+                  key={item.id}
+                  hover
+                  tabIndex={0}
+                  onClick={(event) => onRowClick(event, item.id)}
+                  onKeyDown={(event) => onRowKeyDown(event, item.id)}
+                  sx={{
+                    cursor: 'pointer',
+                    height: 44,
+                    '&:focus-visible': {
+                      outline: '2px solid',
+                      outlineColor: 'primary.main',
+                      outlineOffset: -2,
+                    },
+                  }}
+                >
+                  <TableCell
+                    align="right"
+                    sx={{ color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}
+                  >
+                    {item.id}
+                  </TableCell>
+                  <TableCell sx={{ fontWeight: 500, maxWidth: 320, overflowWrap: 'anywhere' }}>
+                    <Link
+                      component={RouterLink}
+                      to={paths.project(item.id)}
+                      tabIndex={-1}
+                      underline="hover"
+                      color="inherit"
+                    >
+                      {item.name}
+                    </Link>
+                  </TableCell>
+                  <TableCell sx={{ maxWidth: 260, overflowWrap: 'anywhere' }}>
+                    {item.location}
+                  </TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                    <time dateTime={item.updatedAt}>{formatDate(item.updatedAt)}</time>
+                  </TableCell>
+                  <TableCell>{item.creatorName}</TableCell>
+                  <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+                    {item.uploadsCount}
+                  </TableCell>
+                </TableRow>
+              ))}
+              {visible.length === 0 ? (
+                <TableRow>
+                  <TableCell
+                    colSpan={columns.length}
+                    sx={{ py: 4, textAlign: 'center', color: 'text.secondary' }}
+                  >
+                    No projects match “{deferredFilter}”.
+                  </TableCell>
+                </TableRow>
+              ) : null}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
       <TablePagination
         component="div"
         count={sorted.length}
