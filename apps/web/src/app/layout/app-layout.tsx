@@ -5,7 +5,9 @@ import { Outlet, useLocation } from 'react-router';
 import { LoadingState } from '@/components/loading-state';
 import { useOnline } from '@/lib/use-online';
 import { lazyPage } from '../lazy-page';
+import { ViewerProvider } from '@/features/uploads/viewer/viewer-context';
 import { DRAWER_WIDTH } from './drawer-width';
+import { PhotoViewerHost } from './photo-viewer-host';
 import { TOP_BAR_HEIGHT_DESKTOP, TopBar } from './top-bar';
 
 const PhoneMenu = lazy(() => import('./phone-menu'));
@@ -96,27 +98,36 @@ export function AppLayout() {
   const closeMenu = () => setOpenedAt(null);
 
   return (
-    <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column' }}>
-      <TopBar onOpenMenu={openMenu} />
-      <Box sx={{ display: 'flex', flex: 1, minWidth: 0 }}>
-        {phoneMenuUsed && (
-          <Suspense fallback={null}>
-            <PhoneMenu open={menuOpen} onClose={closeMenu} />
-          </Suspense>
-        )}
-        <DockedMenu />
-        <Box
-          component="main"
-          sx={{ flex: 1, minWidth: 0, px: { xs: 2, sm: 3 }, py: { xs: 2, sm: 3 }, maxWidth: 1440 }}
-        >
-          <OfflineNotice />
-          {/* Only the page area waits for a page's code: the shell stays in place. */}
-          <Suspense fallback={<LoadingState />}>
-            <Outlet />
-          </Suspense>
+    <ViewerProvider>
+      <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column' }}>
+        <TopBar onOpenMenu={openMenu} />
+        <Box sx={{ display: 'flex', flex: 1, minWidth: 0 }}>
+          {phoneMenuUsed && (
+            <Suspense fallback={null}>
+              <PhoneMenu open={menuOpen} onClose={closeMenu} />
+            </Suspense>
+          )}
+          <DockedMenu />
+          <Box
+            component="main"
+            sx={{
+              flex: 1,
+              minWidth: 0,
+              px: { xs: 2, sm: 3 },
+              py: { xs: 2, sm: 3 },
+              maxWidth: 1440,
+            }}
+          >
+            <OfflineNotice />
+            {/* Only the page area waits for a page's code: the shell stays in place. */}
+            <Suspense fallback={<LoadingState />}>
+              <Outlet />
+            </Suspense>
+          </Box>
         </Box>
       </Box>
-    </Box>
+      <PhotoViewerHost />
+    </ViewerProvider>
   );
 }
 

@@ -19,20 +19,21 @@ describe('latest uploads', () => {
       signedInAs: member,
       api: { 'GET /api/upload/latest/50': { body: uploads } },
     });
-    const grid = await screen.findByRole('list', { name: 'Latest uploads' });
+    const grid = await screen.findByRole('region', { name: 'Latest uploads' });
     expect(server.callsTo('GET /api/upload/latest/50')).toHaveLength(1);
     expect(document.title).toBe('Latest uploads · Sitelog');
     expect(screen.getByRole('heading', { level: 1, name: 'Latest uploads' })).toBeInTheDocument();
 
     const tiles = within(grid).getAllByRole('link');
     expect(tiles.map((tile) => tile.getAttribute('href'))).toEqual([
-      '/upload/3',
-      '/upload/2',
-      '/upload/1',
+      '/uploads/latest?photo=3',
+      '/uploads/latest?photo=2',
+      '/uploads/latest?photo=1',
     ]);
-    expect(tiles[0]).toHaveAccessibleName('Crane lift today');
-    expect(tiles[1]).toHaveAccessibleName('Scaffold check yesterday');
-    expect(tiles[2]).toHaveAccessibleName('Untitled photo 12 days ago');
+    // The name, who took it, when it was uploaded and, on a feed across projects, the project.
+    expect(tiles[0]).toHaveAccessibleName(/^Crane lift .*today, \d\d:\d\d/);
+    expect(tiles[1]).toHaveAccessibleName(/^Scaffold check .*yesterday, \d\d:\d\d/);
+    expect(tiles[2]).toHaveAccessibleName(/^Untitled photo .*12 days ago/);
 
     const image = within(tiles[0] as HTMLElement).getByRole('img', { name: 'Crane lift' });
     // The small preview, not the formatted image; the first row's load at once, the first

@@ -18,6 +18,8 @@ export function LatestUploadsPage() {
       <UploadsFeed
         query={query}
         label="Latest uploads"
+        showProject
+        headingLevel="h2"
         skeletonCount={12}
         empty={<NoUploads description="Photos uploaded to any project appear here." />}
       />

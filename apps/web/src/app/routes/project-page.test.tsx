@@ -215,7 +215,7 @@ describe('/project/{id}', () => {
     expect(image).toHaveAttribute('src', '/media/p31.webp');
     // The first photo of the grid (after the Add tile) loads at once (tile-image.ts).
     expect(image).toHaveAttribute('loading', 'eager');
-    expect(image.closest('a')).toHaveAttribute('href', '/upload/31');
+    expect(image.closest('a')).toHaveAttribute('href', '/project/7?photo=31');
     expect(screen.getByText('9 uploads')).toBeInTheDocument();
 
     const reports = screen.getByRole('region', { name: 'Reports' });

@@ -4,13 +4,7 @@ import type { ReactNode } from 'react';
 import { UploadImage } from './upload-image';
 
 /** The photo beside the editor: the image left of the fields on wide screens, above on phones. */
-export function EditorLayout({
-  upload,
-  children,
-}: {
-  upload: Pick<Upload, 'name' | 'formatedLink' | 'formatedWidth' | 'formatedHeight'>;
-  children: ReactNode;
-}) {
+export function EditorLayout({ upload, children }: { upload: Upload; children: ReactNode }) {
   return (
     <Box
       sx={{

@@ -25,6 +25,7 @@ export function LatestUploadsSection() {
       <UploadsFeed
         query={query}
         label="Latest uploads"
+        showProject
         skeletonCount={limits.latestUploadsHome}
         empty={<NoUploads description="Photos uploaded to any project appear here." />}
       />

@@ -28,11 +28,11 @@ describe('upload sections for other pages', () => {
       'GET /api/upload/project/31/latest': { body: [makeUpload({ id: 5, name: 'Footings' })] },
     });
     renderSection(<ProjectUploadsSection projectId={31} />);
-    const grid = await screen.findByRole('list', { name: 'Project uploads' });
+    const grid = await screen.findByRole('region', { name: 'Project uploads' });
     const links = within(grid).getAllByRole('link');
     expect(links.map((link) => link.getAttribute('href'))).toEqual([
       '/uploader/31/create',
-      '/upload/5',
+      '/?photo=5',
     ]);
     expect(links[0]).toHaveAccessibleName('Add upload');
     expect(server.callsTo('GET /api/upload/project/31/latest')).toHaveLength(1);
@@ -55,7 +55,7 @@ describe('upload sections for other pages', () => {
     expect(await screen.findByRole('heading', { name: 'Latest uploads (1)' })).toBeInTheDocument();
     expect(await screen.findByRole('link', { name: /Roof membrane/ })).toHaveAttribute(
       'href',
-      '/upload/6',
+      '/?photo=6',
     );
     expect(server.callsTo('GET /api/upload/user/9/latest')).toHaveLength(1);
   });

@@ -1,13 +1,16 @@
 import type { Upload } from '@sitelog/shared';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
+import Stack from '@mui/material/Stack';
 import CardActionArea from '@mui/material/CardActionArea';
 import Typography from '@mui/material/Typography';
-import type { ReactNode } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { useId, type ReactNode } from 'react';
+import { Link as RouterLink, useLocation } from 'react-router';
 import { tileImageLoading, tileImageProps, type TileImageLoading } from '@/components/tile-image';
-import { formatRelativeDay } from '@/lib/format-relative-day';
-import { paths } from '@/lib/paths';
+import { formatExactTime, formatTileTime } from '@/lib/format-photo-time';
+import { basisLabel, groupByDay } from '../day-groups';
+import { photoHref } from '../viewer/viewer-context';
+import { PersonAvatar } from './person-avatar';
 
 /** Same columns as the shell's TileGridSkeleton, so loading and loaded grids line up. */
 export const uploadGridColumns = {
@@ -23,20 +26,51 @@ export const UPLOAD_TILE_ASPECT = '4 / 3';
 export const uploadDisplayName = (upload: Pick<Upload, 'name'>) =>
   upload.name.trim() === '' ? 'Untitled photo' : upload.name;
 
-type TileUpload = Pick<Upload, 'id' | 'name' | 'createdAt' | 'previewLink'>;
+type TileUpload = Pick<
+  Upload,
+  'id' | 'name' | 'createdAt' | 'capturedAt' | 'previewLink' | 'creator' | 'project'
+>;
 
-/** One photo: the small preview, name and relative date. */
+/**
+ * One photo: the small preview, its name, who took it, when it was uploaded ("today, 14:32";
+ * hovering or focusing the tile shows the exact time) and, on feeds across projects, the
+ * project. It links to the photo full screen on the current page (`?photo=ID`).
+ */
 export function UploadTile({
   upload,
   loading = 'lazy',
+  showProject = false,
+  onOpen,
 }: {
   upload: TileUpload;
   loading?: TileImageLoading;
+  showProject?: boolean;
+  /** Called as the tile's link is followed (to mark the feed the viewer pages through). */
+  onOpen?: (id: number) => void;
 }) {
   const name = uploadDisplayName(upload);
+  const location = useLocation();
+  const creator = `${upload.creator.firstname} ${upload.creator.lastname}`;
+  const exact = formatExactTime(upload.createdAt);
   return (
     <Card variant="outlined" sx={{ height: '100%' }}>
-      <CardActionArea component={RouterLink} to={paths.upload(upload.id)} sx={{ height: '100%' }}>
+      <CardActionArea
+        component={RouterLink}
+        to={photoHref(location, upload.id)}
+        state={{ photoViewer: true }}
+        onClick={() => onOpen?.(upload.id)}
+        data-upload-tile={upload.id}
+        sx={{
+          height: '100%',
+          display: 'flex',
+          flexDirection: 'column',
+          alignItems: 'stretch',
+          justifyContent: 'flex-start',
+          '& .tile-exact': { display: 'none' },
+          '&:hover .tile-exact, &.Mui-focusVisible .tile-exact': { display: 'inline' },
+          '&:hover .tile-relative, &.Mui-focusVisible .tile-relative': { display: 'none' },
+        }}
+      >
         <Box sx={{ aspectRatio: UPLOAD_TILE_ASPECT, bgcolor: 'action.hover', overflow: 'hidden' }}>
           <Box
             component="img"
@@ -52,9 +86,34 @@ export function UploadTile({
           <Typography variant="body2" noWrap aria-hidden sx={{ fontWeight: 500 }}>
             {name}
           </Typography>
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, minWidth: 0, mt: 0.25 }}>
+            <PersonAvatar person={upload.creator} size={20} />
+            <Typography variant="caption" noWrap data-tile-author sx={{ minWidth: 0 }}>
+              {creator}
+            </Typography>
+          </Box>
           <Typography variant="caption" color="text.secondary" component="p" noWrap>
-            {formatRelativeDay(upload.createdAt)}
+            <Box
+              component="time"
+              dateTime={upload.createdAt}
+              title={`Uploaded ${exact}`}
+              data-tile-time
+            >
+              <span className="tile-relative">{formatTileTime(upload.createdAt)}</span>
+              <span className="tile-exact">{exact}</span>
+            </Box>
           </Typography>
+          {showProject ? (
+            <Typography
+              variant="caption"
+              color="text.secondary"
+              component="p"
+              noWrap
+              data-tile-project
+            >
+              {upload.project.name}
+            </Typography>
+          ) : null}
         </Box>
       </CardActionArea>
     </Card>
@@ -65,31 +124,93 @@ interface UploadGridProps {
   uploads: readonly TileUpload[];
   /** A tile placed first, e.g. the project page's "add an upload" tile. */
   leading?: ReactNode;
-  /** Accessible name of the list, e.g. "Latest uploads". */
+  /** Accessible name of the feed, e.g. "Latest uploads". */
   label?: string;
+  /** Tiles name their project: for feeds across projects (Home, Photos, a member's uploads). */
+  showProject?: boolean;
+  /** The level of the day headings under the feed's own heading. */
+  headingLevel?: 'h2' | 'h3';
+  /** Called as a tile is opened (the feed marks itself as the one the viewer pages through). */
+  onOpen?: (id: number) => void;
 }
 
-/** A grid of upload tiles linking to /upload/{id}; for Home, the photos page, projects, profiles. */
-export function UploadGrid({ uploads, leading, label }: UploadGridProps) {
+const gridSx = {
+  display: 'grid',
+  gridTemplateColumns: uploadGridColumns,
+  gap: 1.5,
+  listStyle: 'none',
+  m: 0,
+  p: 0,
+} as const;
+
+/**
+ * A feed's tiles under day headings ("Today", "Yesterday", "Mon 16 Nov"), each day its own list,
+ * for Home, the photos page, projects and profiles. A heading counts a photo by its capture
+ * time when the camera recorded one, else by its upload time, and says which.
+ */
+export function UploadGrid({
+  uploads,
+  leading,
+  label,
+  showProject = false,
+  headingLevel = 'h3',
+  onOpen,
+}: UploadGridProps) {
+  const headingId = useId();
+  const groups = groupByDay(uploads);
+  if (groups.length === 0) {
+    return (
+      <Box component="ul" aria-label={label} sx={gridSx}>
+        {leading ? <li>{leading}</li> : null}
+      </Box>
+    );
+  }
+  let index = 0;
   return (
-    <Box
-      component="ul"
-      aria-label={label}
-      sx={{
-        display: 'grid',
-        gridTemplateColumns: uploadGridColumns,
-        gap: 1.5,
-        listStyle: 'none',
-        m: 0,
-        p: 0,
-      }}
-    >
-      {leading ? <li>{leading}</li> : null}
-      {uploads.map((upload, i) => (
-        <li key={upload.id}>
-          <UploadTile upload={upload} loading={tileImageLoading(i)} />
-        </li>
-      ))}
-    </Box>
+    <Stack component="section" aria-label={label} spacing={2} data-upload-feed>
+      {groups.map((group, g) => {
+        const id = `${headingId}-${g}`;
+        return (
+          <Box key={`${group.key}-${g}`} component="section" aria-labelledby={id}>
+            <Typography
+              id={id}
+              component={headingLevel}
+              variant="subtitle2"
+              data-day-heading={group.key}
+              sx={{
+                mb: 1,
+                display: 'flex',
+                flexWrap: 'wrap',
+                columnGap: 1,
+                alignItems: 'baseline',
+              }}
+            >
+              <Box component="span" sx={{ fontWeight: 700 }}>
+                {group.label}
+              </Box>
+              <Typography component="span" variant="caption" color="text.secondary">
+                {basisLabel(group.basis)}
+              </Typography>
+            </Typography>
+            <Box component="ul" aria-label={`${label ?? 'Photos'}, ${group.label}`} sx={gridSx}>
+              {g === 0 && leading ? <li>{leading}</li> : null}
+              {group.uploads.map((upload) => {
+                const loading = tileImageLoading(index++);
+                return (
+                  <li key={upload.id}>
+                    <UploadTile
+                      upload={upload}
+                      loading={loading}
+                      showProject={showProject}
+                      onOpen={onOpen}
+                    />
+                  </li>
+                );
+              })}
+            </Box>
+          </Box>
+        );
+      })}
+    </Stack>
   );
 }

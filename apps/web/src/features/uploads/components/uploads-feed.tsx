@@ -2,9 +2,10 @@ import type { Upload } from '@sitelog/shared';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import type { UseInfiniteQueryResult, UseQueryResult } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useCallback, useId, type ReactNode } from 'react';
 import { ErrorState } from '@/components/error-state';
 import { TileGridSkeleton } from '@/components/skeletons';
+import { useSetActiveSequence, useViewerSequence } from '../viewer/viewer-context';
 import { UPLOAD_TILE_ASPECT, UploadGrid } from './upload-tiles';
 
 interface UploadsFeedProps {
@@ -16,13 +17,43 @@ interface UploadsFeedProps {
   empty: ReactNode;
   leading?: ReactNode;
   skeletonCount?: number;
+  /** Tiles name their project: for feeds across projects. */
+  showProject?: boolean;
+  /** The level of the day headings: under the page's h1 directly, or under a section's h2. */
+  headingLevel?: 'h2' | 'h3';
 }
+
+const EMPTY: readonly Upload[] = [];
 
 const isPaged = (query: UploadsFeedProps['query']): query is UseInfiniteQueryResult<Upload[]> =>
   'fetchNextPage' in query;
 
 /** An upload list query as a grid: skeleton tiles while loading, the error with RETRY, or empty. */
-export function UploadsFeed({ query, label, empty, leading, skeletonCount = 6 }: UploadsFeedProps) {
+export function UploadsFeed({
+  query,
+  label,
+  empty,
+  leading,
+  skeletonCount = 6,
+  showProject = false,
+  headingLevel,
+}: UploadsFeedProps) {
+  const paged = isPaged(query) ? query : undefined;
+  const sequenceKey = useId();
+  const fetchNextPage = paged?.fetchNextPage;
+  const canLoadMore = paged?.hasNextPage === true && !paged.isFetchingNextPage;
+  const loadMore = useCallback(() => {
+    if (canLoadMore) void fetchNextPage?.();
+  }, [canLoadMore, fetchNextPage]);
+  // The viewer pages through this feed when a photo is opened from it.
+  useViewerSequence(sequenceKey, {
+    uploads: query.data ?? EMPTY,
+    hasMore: paged?.hasNextPage === true,
+    loadMore,
+  });
+  const setActive = useSetActiveSequence();
+  const onOpen = useCallback(() => setActive(sequenceKey), [setActive, sequenceKey]);
+
   if (query.isPending) {
     return (
       <TileGridSkeleton
@@ -32,7 +63,6 @@ export function UploadsFeed({ query, label, empty, leading, skeletonCount = 6 }:
       />
     );
   }
-  const paged = isPaged(query) ? query : undefined;
   // A failed "Load more" keeps the pages already shown; only a failed first load replaces them.
   const nextPageFailed = paged?.isFetchNextPageError === true && query.data !== undefined;
   if (query.isError && !nextPageFailed) {
@@ -47,7 +77,16 @@ export function UploadsFeed({ query, label, empty, leading, skeletonCount = 6 }:
   }
   const uploads = query.data ?? [];
   if (uploads.length === 0 && !leading) return <>{empty}</>;
-  const grid = <UploadGrid uploads={uploads} leading={leading} label={label} />;
+  const grid = (
+    <UploadGrid
+      uploads={uploads}
+      leading={leading}
+      label={label}
+      showProject={showProject}
+      headingLevel={headingLevel}
+      onOpen={onOpen}
+    />
+  );
   if (!paged?.hasNextPage) return grid;
   return (
     <Stack spacing={2}>

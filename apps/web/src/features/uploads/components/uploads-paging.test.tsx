@@ -46,7 +46,7 @@ const photoLinks = (grid: HTMLElement) =>
   within(grid)
     .getAllByRole('link')
     .map((link) => link.getAttribute('href'))
-    .filter((href) => href?.startsWith('/upload/'));
+    .filter((href) => href?.includes('photo='));
 
 describe('paged upload feeds', () => {
   it('a project feed shows Load more after a full page and appends the next page', async () => {
@@ -56,7 +56,7 @@ describe('paged upload feeds', () => {
     renderSection(<ProjectUploadsSection projectId={31} count={total} />);
 
     const more = await screen.findByRole('button', { name: 'Load more' });
-    const grid = screen.getByRole('list', { name: 'Project uploads' });
+    const grid = screen.getByRole('region', { name: 'Project uploads' });
     expect(photoLinks(grid)).toHaveLength(FEED_PAGE_SIZE);
     expect(within(grid).getAllByRole('link')[0]).toHaveAccessibleName('Add upload');
     const first = server.callsTo(route);
@@ -68,14 +68,14 @@ describe('paged upload feeds', () => {
 
     expect(await screen.findByRole('link', { name: /^Photo 1(?!\d)/ })).toHaveAttribute(
       'href',
-      '/upload/1',
+      '/?photo=1',
     );
     const calls = server.callsTo(route);
     expect(calls).toHaveLength(2);
     // The last upload of page one is id total - FEED_PAGE_SIZE + 1.
     expect(query(calls[1]!).get('before')).toBe(String(total - FEED_PAGE_SIZE + 1));
-    const all = photoLinks(screen.getByRole('list', { name: 'Project uploads' }));
-    expect(all).toEqual(uploadsFrom(total, total).map((u) => `/upload/${u.id}`));
+    const all = photoLinks(screen.getByRole('region', { name: 'Project uploads' }));
+    expect(all).toEqual(uploadsFrom(total, total).map((u) => `/?photo=${u.id}`));
     // Page two came back short: nothing more to load.
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
   });
@@ -91,7 +91,7 @@ describe('paged upload feeds', () => {
     );
     expect(server.callsTo(route)).toHaveLength(2);
     expect(query(server.callsTo(route)[1]!).get('before')).toBe('1');
-    expect(photoLinks(screen.getByRole('list', { name: 'Member uploads' }))).toHaveLength(
+    expect(photoLinks(screen.getByRole('region', { name: 'Member uploads' }))).toHaveLength(
       FEED_PAGE_SIZE,
     );
   });
@@ -115,7 +115,7 @@ describe('paged upload feeds', () => {
     renderSection(<ProjectUploadsSection projectId={31} />);
     await userEvent.click(await screen.findByRole('button', { name: 'Load more' }));
     expect(await screen.findByText(/there is no upload 3 to page from/)).toBeInTheDocument();
-    expect(photoLinks(screen.getByRole('list', { name: 'Project uploads' }))).toHaveLength(
+    expect(photoLinks(screen.getByRole('region', { name: 'Project uploads' }))).toHaveLength(
       FEED_PAGE_SIZE,
     );
     expect(screen.getByRole('button', { name: 'Load more' })).toBeInTheDocument();

@@ -18,6 +18,7 @@ export function UserUploadsSection({ userId, title = 'Latest uploads' }: UserUpl
       <UploadsFeed
         query={query}
         label="Member uploads"
+        showProject
         empty={<EmptyState message="No uploads yet" />}
       />
     </Section>

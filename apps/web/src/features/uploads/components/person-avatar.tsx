@@ -1,0 +1,33 @@
+import Avatar from '@mui/material/Avatar';
+import type { Upload } from '@sitelog/shared';
+
+type Person = Upload['creator'];
+
+/** "AS" for Aisha Sharma; the first letter of whichever name is there. */
+export function initialsOf(person: Pick<Person, 'firstname' | 'lastname'>): string {
+  const first = [...person.firstname.trim()][0] ?? '';
+  const last = [...person.lastname.trim()][0] ?? '';
+  return (first + last).toUpperCase() || '?';
+}
+
+/** A few fixed hues (white text passes AA on each), picked by the person's id. */
+const AVATAR_COLORS = ['#9A3412', '#1D4ED8', '#047857', '#7E22CE', '#B91C1C', '#0F766E', '#A16207'];
+
+/** A person's initials in a coloured circle (the app stores no profile pictures). */
+export function PersonAvatar({ person, size = 32 }: { person: Person; size?: number }) {
+  return (
+    <Avatar
+      aria-hidden
+      sx={{
+        width: size,
+        height: size,
+        fontSize: size * 0.42,
+        fontWeight: 600,
+        color: '#fff',
+        bgcolor: AVATAR_COLORS[person.id % AVATAR_COLORS.length],
+      }}
+    >
+      {initialsOf(person)}
+    </Avatar>
+  );
+}

@@ -1,0 +1,97 @@
+import DownloadOutlined from '@mui/icons-material/DownloadOutlined';
+import OpenInNew from '@mui/icons-material/OpenInNew';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { Upload } from '@sitelog/shared';
+import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { formatExactTime } from '@/lib/format-photo-time';
+import { paths } from '@/lib/paths';
+import { uploadDisplayName } from '../components/upload-tiles';
+import { PersonAvatar } from '../components/person-avatar';
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Box sx={{ minWidth: 0 }}>
+      <Typography component="dt" variant="caption" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+        {children}
+      </Typography>
+    </Box>
+  );
+}
+
+/**
+ * What the viewer's info panel says about a photo: name, description, who, which project, when
+ * it was taken and uploaded, the camera, where (`place`, composed by the page: the place name,
+ * coordinates and a small map) and the original's download.
+ */
+export function PhotoInfo({ upload, place }: { upload: Upload; place?: ReactNode }) {
+  const name = uploadDisplayName(upload);
+  const creator = `${upload.creator.firstname} ${upload.creator.lastname}`;
+  return (
+    <Stack spacing={2} sx={{ p: 2 }}>
+      <Box>
+        <Typography variant="h2" component="h2" sx={{ overflowWrap: 'anywhere' }}>
+          {name}
+        </Typography>
+        {upload.description ? (
+          // Plain text as typed: React escapes it, line breaks are kept.
+          <Typography
+            variant="body2"
+            sx={{ mt: 1, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+          >
+            {upload.description}
+          </Typography>
+        ) : null}
+      </Box>
+      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+        <PersonAvatar person={upload.creator} />
+        <Box sx={{ minWidth: 0 }}>
+          <Link component={RouterLink} to={paths.memberProfile(upload.creator.id)}>
+            {creator}
+          </Link>
+          <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+            in{' '}
+            <Link component={RouterLink} to={paths.project(upload.project.id)}>
+              {upload.project.name}
+            </Link>
+          </Typography>
+        </Box>
+      </Stack>
+      <Stack component="dl" spacing={1.5} sx={{ m: 0 }}>
+        <Fact label="Taken">
+          {upload.capturedAt ? formatExactTime(upload.capturedAt) : 'The photo does not say'}
+        </Fact>
+        <Fact label="Uploaded">{formatExactTime(upload.createdAt)}</Fact>
+        {upload.camera ? <Fact label="Camera">{upload.camera}</Fact> : null}
+        {place ? <Fact label="Place">{place}</Fact> : null}
+      </Stack>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+        <Button
+          component="a"
+          href={upload.originalLink}
+          download
+          variant="outlined"
+          size="small"
+          startIcon={<DownloadOutlined />}
+        >
+          Download original
+        </Button>
+        <Button
+          component={RouterLink}
+          to={paths.upload(upload.id)}
+          size="small"
+          startIcon={<OpenInNew />}
+        >
+          Photo page
+        </Button>
+      </Stack>
+    </Stack>
+  );
+}

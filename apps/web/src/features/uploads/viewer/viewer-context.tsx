@@ -1,0 +1,186 @@
+import type { Upload } from '@sitelog/shared';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
+import { useLocation, useNavigate, useSearchParams, type Location } from 'react-router';
+
+/** The search parameter that holds the photo shown full screen: `/project/7?photo=123`. */
+export const PHOTO_PARAM = 'photo';
+
+/** What a feed offers the viewer: its photos so far, and how to fetch more at the end. */
+export interface ViewerSequence {
+  uploads: readonly Upload[];
+  hasMore: boolean;
+  loadMore: () => void;
+}
+
+/**
+ * The feeds on screen, so the one viewer (mounted once by the layout) can page through the feed
+ * a photo was opened from. Feeds register themselves; nothing here fetches.
+ */
+class ViewerRegistry {
+  private readonly sequences = new Map<string, ViewerSequence>();
+  /** The feed the last photo was opened from, so prev/next walk that feed. */
+  private active: string | null = null;
+  private readonly listeners = new Set<() => void>();
+  private version = 0;
+
+  offer(key: string, sequence: ViewerSequence) {
+    this.sequences.set(key, sequence);
+    this.changed();
+  }
+
+  withdraw(key: string) {
+    this.sequences.delete(key);
+    this.changed();
+  }
+
+  activate(key: string | null) {
+    this.active = key;
+  }
+
+  /** The active feed if it holds the photo, else any feed on screen that does. */
+  sequenceOf(photoId: number): ViewerSequence | null {
+    const holds = (s: ViewerSequence | undefined) => s?.uploads.some((u) => u.id === photoId);
+    const active = this.active ? this.sequences.get(this.active) : undefined;
+    if (active && holds(active)) return active;
+    for (const candidate of this.sequences.values()) if (holds(candidate)) return candidate;
+    return null;
+  }
+
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  };
+
+  getVersion = () => this.version;
+
+  private changed() {
+    this.version += 1;
+    for (const listener of this.listeners) listener();
+  }
+}
+
+const ViewerContext = createContext<ViewerRegistry | null>(null);
+
+function useRegistry(): ViewerRegistry {
+  const registry = useContext(ViewerContext);
+  if (!registry) throw new Error('The photo viewer needs a ViewerProvider above it.');
+  return registry;
+}
+
+/** Holds the feeds on screen for the one photo viewer (see ViewerRegistry). */
+export function ViewerProvider({ children }: { children: ReactNode }) {
+  const [registry] = useState(() => new ViewerRegistry());
+  return <ViewerContext value={registry}>{children}</ViewerContext>;
+}
+
+/**
+ * Offers a feed's photos to the viewer while the feed is on screen. Outside a ViewerProvider
+ * (a component test of a feed alone) there is no viewer to offer them to.
+ */
+export function useViewerSequence(key: string, sequence: ViewerSequence): void {
+  const registry = useContext(ViewerContext);
+  const { uploads, hasMore, loadMore } = sequence;
+  useEffect(() => {
+    registry?.offer(key, { uploads, hasMore, loadMore });
+  }, [registry, key, uploads, hasMore, loadMore]);
+  useEffect(() => () => registry?.withdraw(key), [registry, key]);
+}
+
+/** The URL of the current page with `photo` set to `id` (other parameters kept). */
+export function photoHref(location: Pick<Location, 'pathname' | 'search'>, id: number): string {
+  const params = new URLSearchParams(location.search);
+  params.set(PHOTO_PARAM, String(id));
+  return `${location.pathname}?${params.toString()}`;
+}
+
+interface ViewerHistoryState {
+  /** Set when the viewer was opened from this page, so closing it is a step back. */
+  photoViewer?: true;
+}
+
+/** Opens a photo full screen on the current page, remembering the feed it came from. */
+export function useOpenPhoto(): (id: number, sequenceKey?: string) => void {
+  const registry = useRegistry();
+  const navigate = useNavigate();
+  const location = useLocation();
+  return useCallback(
+    (id: number, sequenceKey?: string) => {
+      registry.activate(sequenceKey ?? null);
+      const state: ViewerHistoryState = { photoViewer: true };
+      void navigate(photoHref(location, id), { state });
+    },
+    [registry, navigate, location],
+  );
+}
+
+/** Marks the feed a tile belongs to as the one to page through (for a tile's own link click). */
+export function useSetActiveSequence(): (key: string) => void {
+  const registry = useContext(ViewerContext);
+  return useCallback((key: string) => registry?.activate(key), [registry]);
+}
+
+export interface PhotoViewerState {
+  /** The photo in the URL, or null when the viewer is closed. */
+  photoId: number | null;
+  /** The URL names a photo in a way no id is spelled (`?photo=abc`): say it is not found. */
+  invalid: boolean;
+  /** The feed it belongs to, if one on screen holds it. */
+  sequence: ViewerSequence | null;
+  /** Shows another photo in place (the URL follows; Back still closes the viewer). */
+  show: (id: number) => void;
+  /** Closes the viewer: a step back if it was opened here, else the parameter is dropped. */
+  close: () => void;
+}
+
+const photoIdOf = (value: string | null): number | null => {
+  if (value === null || !/^[1-9][0-9]{0,9}$/.test(value)) return null;
+  const id = Number(value);
+  return id <= 2_147_483_647 ? id : null;
+};
+
+/** For the viewer's host: which photo the URL shows and the feed around it. */
+export function usePhotoViewerState(): PhotoViewerState {
+  const registry = useRegistry();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const raw = params.get(PHOTO_PARAM);
+  const photoId = photoIdOf(raw);
+  const version = useSyncExternalStore(registry.subscribe, registry.getVersion);
+  const sequence = useMemo(
+    () => (photoId === null ? null : registry.sequenceOf(photoId)),
+    // `version` moves whenever a feed on screen offers other photos.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [registry, photoId, version],
+  );
+
+  const historyState = location.state as ViewerHistoryState | null;
+  const openedHere = historyState?.photoViewer === true;
+  const show = useCallback(
+    (id: number) => {
+      void navigate(photoHref(location, id), { replace: true, state: historyState });
+    },
+    [navigate, location, historyState],
+  );
+  const close = useCallback(() => {
+    if (openedHere) {
+      void navigate(-1);
+      return;
+    }
+    const next = new URLSearchParams(location.search);
+    next.delete(PHOTO_PARAM);
+    const search = next.toString();
+    void navigate(`${location.pathname}${search ? `?${search}` : ''}`, { replace: true });
+  }, [openedHere, navigate, location]);
+
+  return { photoId, invalid: raw !== null && photoId === null, sequence, show, close };
+}
