@@ -10,6 +10,7 @@ import Typography from '@mui/material/Typography';
 import type { Project } from '@sitelog/shared';
 import { Link as RouterLink } from 'react-router';
 import { OfflineFallback } from '@/components/offline-state';
+import { OverflowTooltip, overflowText } from '@/components/overflow-tooltip';
 import { tileImageLoading, tileImageProps, type TileImageLoading } from '@/components/tile-image';
 import { formatRelativeDay } from '@/lib/format-relative-day';
 import { paths } from '@/lib/paths';
@@ -47,7 +48,11 @@ function ProjectCover({ project, loading }: { project: Project; loading: TileIma
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
-/** A project tile: cover photo, name, location, uploads and last activity; opens the project. */
+/**
+ * A project tile: cover photo, name (wrapped in full), location (on one line, whole in a tooltip
+ * on hover and focus when cut), uploads and last activity; opens the project. It fills its grid
+ * cell, so the tiles of a row are one height.
+ */
 export function ProjectCard({
   project,
   headingLevel = 'h3',
@@ -61,42 +66,44 @@ export function ProjectCard({
 }) {
   return (
     <Card variant="outlined" sx={{ height: '100%' }}>
-      <CardActionArea
-        component={RouterLink}
-        to={paths.project(project.id)}
-        sx={{
-          height: '100%',
-          display: 'flex',
-          flexDirection: 'column',
-          alignItems: 'stretch',
-          justifyContent: 'flex-start',
-        }}
-      >
-        <ProjectCover project={project} loading={loading} />
-        <CardContent sx={{ p: 1.5, '&:last-child': { pb: 1.5 } }}>
-          <Typography
-            component={headingLevel}
-            variant="subtitle1"
-            sx={{ fontWeight: 600, lineHeight: 1.3, overflowWrap: 'anywhere' }}
-          >
-            {project.name}
-          </Typography>
-          <Stack
-            direction="row"
-            spacing={0.5}
-            sx={{ alignItems: 'center', color: 'text.secondary', mt: 0.25, minWidth: 0 }}
-          >
-            <PlaceOutlined aria-hidden sx={{ fontSize: 16, flexShrink: 0 }} />
-            <Typography variant="body2" noWrap title={project.location}>
-              {project.location}
+      <OverflowTooltip>
+        <CardActionArea
+          component={RouterLink}
+          to={paths.project(project.id)}
+          sx={{
+            height: '100%',
+            display: 'flex',
+            flexDirection: 'column',
+            alignItems: 'stretch',
+            justifyContent: 'flex-start',
+          }}
+        >
+          <ProjectCover project={project} loading={loading} />
+          <CardContent sx={{ p: 1.5, '&:last-child': { pb: 1.5 } }}>
+            <Typography
+              component={headingLevel}
+              variant="subtitle1"
+              sx={{ fontWeight: 600, lineHeight: 1.3, overflowWrap: 'anywhere' }}
+            >
+              {project.name}
             </Typography>
-          </Stack>
-          <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 0.5 }}>
-            {plural(project.uploadsCount, 'upload')} · updated{' '}
-            {formatRelativeDay(project.updatedAt)}
-          </Typography>
-        </CardContent>
-      </CardActionArea>
+            <Stack
+              direction="row"
+              spacing={0.5}
+              sx={{ alignItems: 'center', color: 'text.secondary', mt: 0.25, minWidth: 0 }}
+            >
+              <PlaceOutlined aria-hidden sx={{ fontSize: 16, flexShrink: 0 }} />
+              <Typography variant="body2" noWrap {...overflowText}>
+                {project.location}
+              </Typography>
+            </Stack>
+            <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 0.5 }}>
+              {plural(project.uploadsCount, 'upload')} · updated{' '}
+              {formatRelativeDay(project.updatedAt)}
+            </Typography>
+          </CardContent>
+        </CardActionArea>
+      </OverflowTooltip>
     </Card>
   );
 }

@@ -10,6 +10,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { memo, useId } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { OverflowTooltip, overflowText } from '@/components/overflow-tooltip';
 import { paths } from '@/lib/paths';
 import { DiscardButton } from './discard-dialog';
 import { formatBytes } from './format-bytes';
@@ -68,18 +69,41 @@ export const QueuedPhotoCard = memo(function QueuedPhotoCard({
       <Stack spacing={0.5} sx={{ px: 1, py: 0.75, minWidth: 0, flexGrow: 1 }}>
         <Typography id={labelId} variant="body2" noWrap sx={{ fontWeight: 500 }}>
           {photo.uploadId !== null ? (
-            <RouterLink to={paths.upload(photo.uploadId)} style={{ color: 'inherit' }}>
-              {name}
-            </RouterLink>
+            // The link holds the ellipsis itself, so its tooltip can tell it is cut.
+            <OverflowTooltip>
+              <RouterLink
+                to={paths.upload(photo.uploadId)}
+                style={{
+                  color: 'inherit',
+                  display: 'block',
+                  overflow: 'hidden',
+                  textOverflow: 'ellipsis',
+                }}
+                {...overflowText}
+              >
+                {name}
+              </RouterLink>
+            </OverflowTooltip>
           ) : (
             name
           )}
         </Typography>
         {showProject ? (
           <Typography variant="caption" color="text.secondary" noWrap component="p">
-            <RouterLink to={paths.project(photo.projectId)} style={{ color: 'inherit' }}>
-              {photo.projectName}
-            </RouterLink>
+            <OverflowTooltip>
+              <RouterLink
+                to={paths.project(photo.projectId)}
+                style={{
+                  color: 'inherit',
+                  display: 'block',
+                  overflow: 'hidden',
+                  textOverflow: 'ellipsis',
+                }}
+                {...overflowText}
+              >
+                {photo.projectName}
+              </RouterLink>
+            </OverflowTooltip>
           </Typography>
         ) : null}
         <Stack

@@ -1,0 +1,96 @@
+import {
+  cloneElement,
+  lazy,
+  Suspense,
+  useId,
+  useState,
+  type FocusEvent,
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactElement,
+} from 'react';
+
+const OverflowTooltipPopup = lazy(() => import('./overflow-tooltip-popup'));
+
+/** Marks a text that may be cut with an ellipsis; OverflowTooltip shows it whole when it is. */
+export const overflowText = { 'data-overflow-text': '' } as const;
+
+const isCut = (element: HTMLElement) =>
+  element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1;
+
+/** The texts marked with `overflowText` in (or on) `element` that do not fit, in order. */
+function cutTexts(element: HTMLElement): string[] {
+  const marked = [
+    ...(element.matches('[data-overflow-text]') ? [element] : []),
+    ...element.querySelectorAll<HTMLElement>('[data-overflow-text]'),
+  ];
+  return marked.filter(isCut).map((text) => text.textContent ?? '');
+}
+
+function focusVisible(element: HTMLElement): boolean {
+  try {
+    return element.matches(':focus-visible');
+  } catch {
+    return true; // A browser without :focus-visible shows it on every focus.
+  }
+}
+
+interface ChildProps {
+  onMouseEnter?: (event: MouseEvent<HTMLElement>) => void;
+  onMouseLeave?: (event: MouseEvent<HTMLElement>) => void;
+  onFocus?: (event: FocusEvent<HTMLElement>) => void;
+  onBlur?: (event: FocusEvent<HTMLElement>) => void;
+  onKeyDown?: (event: KeyboardEvent<HTMLElement>) => void;
+}
+
+/**
+ * Names are never cut silently: wrapped around a link or button whose texts may end in an
+ * ellipsis (each marked with `overflowText`), it shows the whole of those that are cut in a
+ * tooltip on hover and on keyboard focus, and nothing for texts that fit. Escape hides it.
+ * Screen readers already read the whole text (an ellipsis only hides it from the eye), so the
+ * tooltip is not made the element's description, which would say it twice.
+ */
+export function OverflowTooltip({ children }: { children: ReactElement<ChildProps> }) {
+  const id = useId();
+  const [shown, setShown] = useState<{ anchor: HTMLElement; lines: string[] } | null>(null);
+  const own = children.props;
+
+  const show = (anchor: HTMLElement) => {
+    const lines = cutTexts(anchor);
+    setShown(lines.length > 0 ? { anchor, lines } : null);
+  };
+  const hide = () => setShown(null);
+
+  return (
+    <>
+      {cloneElement(children, {
+        onMouseEnter: (event) => {
+          own.onMouseEnter?.(event);
+          show(event.currentTarget);
+        },
+        onMouseLeave: (event) => {
+          own.onMouseLeave?.(event);
+          // A tooltip the keyboard opened stays while the focus does.
+          if (!focusVisible(event.currentTarget)) hide();
+        },
+        onFocus: (event) => {
+          own.onFocus?.(event);
+          if (focusVisible(event.currentTarget)) show(event.currentTarget);
+        },
+        onBlur: (event) => {
+          own.onBlur?.(event);
+          hide();
+        },
+        onKeyDown: (event) => {
+          own.onKeyDown?.(event);
+          if (event.key === 'Escape') hide();
+        },
+      })}
+      {shown ? (
+        <Suspense fallback={null}>
+          <OverflowTooltipPopup id={id} anchorEl={shown.anchor} lines={shown.lines} />
+        </Suspense>
+      ) : null}
+    </>
+  );
+}
