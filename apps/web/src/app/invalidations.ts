@@ -1,4 +1,5 @@
 import type { QueryKey } from '@tanstack/react-query';
+import { mapKeys } from '@/features/maps/api/keys';
 import { projectKeys } from '@/features/projects/api/keys';
 import { uploadKeys } from '@/features/uploads/api/keys';
 import { userKeys } from '@/features/users/api/keys';
@@ -12,17 +13,23 @@ import { userKeys } from '@/features/users/api/keys';
 /**
  * An upload was added to, changed in or removed from `projectId` by member `creatorId`: the
  * project's count, cover and updated-at (its page and every project list, members' project
- * lists included) and the member's upload count.
+ * lists included), the member's upload count, and the maps' pins (a move changes two projects'
+ * pins; the all-projects map shows counts).
  */
 export const afterUploadChange = (projectId: number, creatorId: number): QueryKey[] => [
   projectKeys.detail(projectId),
   projectKeys.lists(),
   userKeys.allMemberProjects(),
   userKeys.profile(creatorId),
+  mapKeys.all,
 ];
 
-/** A project was edited: the views outside the projects feature that show its name. */
+/**
+ * A project was edited: the views outside the projects feature that show its name, and the
+ * all-projects map (its name, place and coordinates).
+ */
 export const afterProjectEdit = (): QueryKey[] => [
   userKeys.allMemberProjects(),
   uploadKeys.details(),
+  mapKeys.projects(),
 ];

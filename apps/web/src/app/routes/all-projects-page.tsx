@@ -8,15 +8,24 @@ import { ListSkeleton } from '@/components/skeletons';
 import { PageHeader } from '@/components/page-header';
 import { paths } from '@/lib/paths';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { ProjectsMap } from '@/features/maps/components/projects-map';
+import {
+  ProjectsViewToggle,
+  useProjectsView,
+} from '@/features/maps/components/projects-view-toggle';
 import { useProjectRows } from '@/features/projects/api/get-project-rows';
 import { ProjectsTable } from '@/features/projects/components/projects-table';
 
 const countFormat = new Intl.NumberFormat();
 
-/** /projects/all: every project in a sortable, filterable table (spec §2). */
+/**
+ * /projects/all: every project in a sortable, filterable table (spec §2), or on a map
+ * (`?view=map`).
+ */
 export function AllProjectsPage() {
   useDocumentTitle('All projects');
   const rows = useProjectRows();
+  const view = useProjectsView();
   const count = rows.data?.length;
   const newProject = (
     <Button
@@ -39,9 +48,16 @@ export function AllProjectsPage() {
               ? '1 project'
               : `${countFormat.format(count)} projects`
         }
-        actions={count ? newProject : undefined}
+        actions={
+          <>
+            <ProjectsViewToggle />
+            {count ? newProject : null}
+          </>
+        }
       />
-      {rows.isPending ? (
+      {view === 'map' ? (
+        <ProjectsMap />
+      ) : rows.isPending ? (
         <ListSkeleton rows={8} label="Loading projects…" />
       ) : rows.isError ? (
         <ErrorState

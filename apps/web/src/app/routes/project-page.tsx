@@ -28,6 +28,7 @@ import { EditProjectDialog } from '@/features/projects/components/edit-project-d
 import { formatDate } from '@/lib/format-date';
 import { ProjectMarkButtons } from '@/features/projects/components/project-mark-buttons';
 import { ProjectReportsSection } from '@/features/projects/components/project-reports-section';
+import { ProjectMapSection } from '@/features/maps/components/project-map-section';
 import { ProjectUploadsSection } from '@/features/uploads/components/project-uploads-section';
 
 function ProjectNotFound() {
@@ -112,6 +113,7 @@ function ProjectView({ project }: { project: Project }) {
         <CollapsibleText text={project.description} sx={{ mb: 4, maxWidth: '75ch' }} />
       ) : null}
       <ProjectUploadsSection projectId={project.id} count={project.uploadsCount} />
+      <ProjectMapSection project={project} />
       <ProjectReportsSection projectId={project.id} />
       {isCreator ? (
         <EditProjectDialog
