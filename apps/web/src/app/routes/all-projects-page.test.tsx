@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { member, renderApp } from '@/test/render-app';
 import { makeProject, makeRow } from '@/features/projects/test/make-project';
@@ -206,6 +206,33 @@ describe('/projects/all', () => {
     await router.navigate('/projects/all');
     await waitFor(() => expect(screen.getByLabelText('Filter projects')).toHaveValue(''));
     expect(names()).toHaveLength(3);
+  });
+
+  it('opens a project clicked right after typing a filter, and Back shows that filter', async () => {
+    const { user, router } = renderApp('/projects/all', {
+      signedInAs: member,
+      api: {
+        'GET /api/project/all/list': { body: rows },
+        'GET /api/project/id/2': { body: makeProject({ id: 2 }) },
+      },
+    });
+    await screen.findByRole('table', { name: 'All projects' });
+    const filter = screen.getByLabelText('Filter projects');
+    fireEvent.focus(filter);
+    fireEvent.change(filter, { target: { value: 'canopy' } });
+    expect(router.state.location.search).toBe('');
+    // Leaving the box writes the filter at once, not after the typing pause, which would come
+    // after the project was opened and replace its address with the list's.
+    fireEvent.blur(filter);
+    expect(router.state.location.search).toBe('?q=canopy');
+    await user.click(screen.getByRole('cell', { name: 'Munich, Germany' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/project/2'));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(router.state.location.pathname).toBe('/project/2');
+    await router.navigate(-1);
+    await screen.findByRole('table', { name: 'All projects' }, { timeout: 5000 });
+    expect(screen.getByLabelText('Filter projects')).toHaveValue('canopy');
+    expect(router.state.location.search).toBe('?q=canopy');
   });
 
   it('renders one page of rows at a time for large lists', async () => {

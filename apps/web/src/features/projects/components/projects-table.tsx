@@ -110,20 +110,27 @@ function useTableState() {
     if (!writing && urlFilter !== filter) setFilter(urlFilter);
   }
   useEffect(() => () => window.clearTimeout(timer.current), []);
+  const writeFilter = (text: string) => {
+    window.clearTimeout(timer.current);
+    timer.current = undefined;
+    setWriting(false);
+    update({ q: text, page: null });
+  };
   const changeFilter = (text: string) => {
     setFilter(text);
     setWriting(true);
     window.clearTimeout(timer.current);
-    timer.current = window.setTimeout(() => {
-      timer.current = undefined;
-      setWriting(false);
-      update({ q: text, page: null });
-    }, FILTER_WRITE_DELAY_MS);
+    timer.current = window.setTimeout(() => writeFilter(text), FILTER_WRITE_DELAY_MS);
+  };
+  // Leaving the box (to tap a project, say) writes a pending filter at once: written later, it
+  // would replace the address of the page being opened with the list's.
+  const flushFilter = () => {
+    if (timer.current !== undefined) writeFilter(filter);
   };
 
   // While a new filter is being typed the list starts over at its first page.
   const page = writing ? 0 : urlPage;
-  return { sort, direction, filter, changeFilter, page, rowsPerPage, update };
+  return { sort, direction, filter, changeFilter, flushFilter, page, rowsPerPage, update };
 }
 
 /**
@@ -137,7 +144,8 @@ export function ProjectsTable({ items }: { items: ProjectListItem[] }) {
   const navigate = useNavigate();
   // Read before the first paint (noSsr), so a phone never draws the table first.
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
-  const { sort, direction, filter, changeFilter, page, rowsPerPage, update } = useTableState();
+  const { sort, direction, filter, changeFilter, flushFilter, page, rowsPerPage, update } =
+    useTableState();
   // Filtering 10,000 rows may lag a keystroke behind; the box itself never does.
   const deferredFilter = useDeferredValue(filter);
 
@@ -181,6 +189,7 @@ export function ProjectsTable({ items }: { items: ProjectListItem[] }) {
         size="small"
         value={filter}
         onChange={(event) => changeFilter(event.target.value)}
+        onBlur={flushFilter}
         sx={{ m: 2, width: { xs: 'calc(100% - 32px)', sm: 360 } }}
         helperText="Matches name, location, creator or number"
         slotProps={{
