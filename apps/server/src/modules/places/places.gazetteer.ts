@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { KeyKind, matchOf, Ranking } from './places.ranking.js';
 
 /**
  * The offline gazetteer: GeoNames' cities1000 table (every populated place with at least 1,000
@@ -13,6 +14,11 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 const ALTERNATE_NAME_WEIGHT = 0.1;
 /** Queries shorter than this are answered from precomputed lists; longer ones scan a bucket. */
 export const BUCKET_PREFIX = 3;
+/**
+ * Buckets up to this size are scanned whole; bigger ones (a quarter of the keys, in some 170
+ * buckets such as "san", "mar", "de ") are also sorted by key for binary search.
+ */
+export const BUCKET_SCAN_MAX = 512;
 /** Alternate names longer than this are descriptions, not names anyone types. */
 const MAX_NAME_LENGTH = 100;
 /** Historical, abandoned and destroyed places are not project locations. */
@@ -51,17 +57,29 @@ export interface Gazetteer {
   /** Per place, in descending population order: a place's id is its position. */
   readonly names: readonly string[];
   readonly labels: readonly string[];
+  /**
+   * What follows the name in a place's label (", CA, United States"), as an index into
+   * `labelEndings`: places share a few hundred, so a qualifier is judged once per ending.
+   */
+  readonly labelEndingOf: Uint16Array;
+  readonly labelEndings: readonly string[];
   readonly countries: readonly string[];
   readonly latitudes: Float64Array;
   readonly longitudes: Float64Array;
   /**
    * Search keys (normalized names, and each word-start suffix of a place's own names) grouped
-   * by their first `BUCKET_PREFIX` code units, `keys[i]` belonging to place `ids[i]`. Within a
-   * bucket, entries are in descending score order (population, a tenth of it for alternate
-   * names), so the first matches found are the best ones.
+   * by their first `BUCKET_PREFIX` code units, `keys[i]` belonging to place `ids[i]` and being
+   * of kind `kinds[i]`. Within a bucket, entries are in descending score order (population, a
+   * tenth of it for alternate names), so the first matches found are the best ones. In a bucket
+   * bigger than `BUCKET_SCAN_MAX`, `byKey` lists the same positions again in key order (ties by
+   * position), so the keys equal to or starting with a query are found by binary search.
    */
-  readonly buckets: PrefixTable & { readonly keys: readonly string[] };
-  /** Shorter queries match so much that their best `limit` places are precomputed. */
+  readonly buckets: PrefixTable & {
+    readonly keys: readonly string[];
+    readonly kinds: Uint8Array;
+    readonly byKey: Uint32Array;
+  };
+  /** Shorter queries match so much that their best `limit` places are precomputed, ranked. */
   readonly shortPrefixes: PrefixTable;
   readonly stats: { places: number; keys: number; loadMs: number };
 }
@@ -147,12 +165,17 @@ interface Rows {
   longitudes: number[];
   populations: number[];
   keys: string[];
-  /** Row r's own keys are keys[ownStart[r] .. altStart[r]), its alternates up to ownStart[r + 1]. */
+  /**
+   * Row r's own names are keys[ownStart[r] .. wordStart[r]), the later words of them up to
+   * altStart[r], its alternates up to ownStart[r + 1].
+   */
   ownStart: number[];
+  wordStart: number[];
   altStart: number[];
 }
 
 const ownKeys = new Set<string>();
+const wordKeys = new Set<string>();
 const alternateKeys = new Set<string>();
 
 function addRow(rows: Rows, line: string): void {
@@ -166,12 +189,13 @@ function addRow(rows: Rows, line: string): void {
   if (!name || !Number.isFinite(latitude) || !Number.isFinite(longitude)) return;
 
   ownKeys.clear();
+  wordKeys.clear();
   alternateKeys.clear();
   for (const own of [normalizePlaceText(name), normalizePlaceText(col(COL.asciiName))]) {
     ownKeys.add(own);
     // Word starts: "new york city" is also found as "york city" and "city".
     if (NON_WORD.test(own))
-      for (const m of own.matchAll(WORD_START)) ownKeys.add(own.slice(m.index));
+      for (const m of own.matchAll(WORD_START)) wordKeys.add(own.slice(m.index));
   }
   for (const alternate of col(COL.alternateNames).split(',')) {
     // Postal codes and other all-digit entries are not names.
@@ -179,7 +203,13 @@ function addRow(rows: Rows, line: string): void {
     const key = normalizePlaceText(alternate);
     if (!ownKeys.has(key)) alternateKeys.add(key);
   }
+  // A key is of its best kind only: a name before an alias before a later word.
+  if (wordKeys.size > 0) {
+    for (const key of ownKeys) wordKeys.delete(key);
+    for (const key of alternateKeys) wordKeys.delete(key);
+  }
   ownKeys.delete('');
+  wordKeys.delete('');
   alternateKeys.delete('');
 
   const population = Number.parseInt(col(COL.population), 10);
@@ -191,6 +221,8 @@ function addRow(rows: Rows, line: string): void {
   rows.populations.push(population > 0 ? population : 0);
   rows.ownStart.push(rows.keys.length);
   for (const key of ownKeys) rows.keys.push(detach(key));
+  rows.wordStart.push(rows.keys.length);
+  for (const key of wordKeys) rows.keys.push(detach(key));
   rows.altStart.push(rows.keys.length);
   for (const key of alternateKeys) rows.keys.push(detach(key));
 }
@@ -206,6 +238,7 @@ async function readRows(table: Buffer): Promise<Rows> {
     populations: [],
     keys: [],
     ownStart: [],
+    wordStart: [],
     altStart: [],
   };
   let lineStart = 0;
@@ -271,16 +304,27 @@ async function buildIndex(rows: Rows, options: IndexOptions): Promise<Omit<Gazet
     populations[id] = rows.populations[r] ?? 0;
     if (id % ROWS_PER_SLICE === 0) await yieldToEventLoop();
   }
+  const endings = new Map<string, number>();
+  const labelEndingOf = new Uint16Array(count);
+  for (let id = 0; id < count; id++) {
+    const ending = (labels[id] ?? '').slice((names[id] ?? '').length);
+    let index = endings.get(ending);
+    if (index === undefined) endings.set(ending, (index = endings.size));
+    labelEndingOf[id] = index;
+  }
+  if (endings.size > 0xffff) throw new Error('Too many label endings.');
   await yieldToEventLoop();
 
   // Every key, in the order of its score.
   const keyCount = rows.keys.length;
   const order = new Uint32Array(keyCount);
   const orderIds = new Uint32Array(keyCount);
+  const orderKinds = new Uint8Array(keyCount);
   let visited = 0;
-  const visit = (id: number, from: number, to: number) => {
+  const visit = (id: number, from: number, to: number, kind: KeyKind) => {
     for (let k = from; k < to; k++) {
       order[visited] = k;
+      orderKinds[visited] = kind;
       orderIds[visited++] = id;
     }
   };
@@ -292,33 +336,32 @@ async function buildIndex(rows: Rows, options: IndexOptions): Promise<Omit<Gazet
       alternate < count ? (populations[alternate] ?? 0) * ALTERNATE_NAME_WEIGHT : -1;
     if (ownScore >= alternateScore) {
       const r = byPopulation[own] ?? 0;
-      visit(own++, rows.ownStart[r] ?? 0, rows.altStart[r] ?? 0);
+      visit(own, rows.ownStart[r] ?? 0, rows.wordStart[r] ?? 0, KeyKind.name);
+      visit(own++, rows.wordStart[r] ?? 0, rows.altStart[r] ?? 0, KeyKind.word);
     } else {
       const r = byPopulation[alternate] ?? 0;
-      visit(alternate++, rows.altStart[r] ?? 0, rows.ownStart[r + 1] ?? 0);
+      visit(alternate++, rows.altStart[r] ?? 0, rows.ownStart[r + 1] ?? 0, KeyKind.alternate);
     }
   }
 
   await yieldToEventLoop();
 
-  // Short prefixes keep their best places; longer keys are counted per bucket.
-  const shortLists = new Map<string, { ids: number[] }>();
-  const offerShort = (prefix: string, id: number) => {
-    let list = shortLists.get(prefix);
-    if (!list) shortLists.set(prefix, (list = { ids: [] }));
-    const { ids } = list;
-    if (ids.length >= options.limit || ids.includes(id)) return;
-    if (ids.some((other) => labels[other] === labels[id])) return;
-    ids.push(id);
+  // Short prefixes keep their best places per tier; longer keys are counted per bucket.
+  const shortLists = new Map<string, Ranking>();
+  const offerShort = (prefix: string, id: number, kind: number, key: string, at: number) => {
+    let ranking = shortLists.get(prefix);
+    if (!ranking) shortLists.set(prefix, (ranking = new Ranking(labels, options.limit)));
+    ranking.offer(id, matchOf(kind, key, prefix), at);
   };
   const slots = new Map<string, number>();
   const sizes: number[] = [];
   const slotAt = new Int32Array(keyCount);
   for (let i = 0; i < keyCount; i++) {
     const key = rows.keys[order[i] ?? 0] ?? '';
+    const kind = orderKinds[i] ?? KeyKind.name;
     const id = orderIds[i] ?? 0;
-    offerShort(key.slice(0, 1), id);
-    if (key.length >= 2) offerShort(key.slice(0, 2), id);
+    offerShort(key.slice(0, 1), id, kind, key, i);
+    if (key.length >= 2) offerShort(key.slice(0, 2), id, kind, key, i);
     if (key.length < BUCKET_PREFIX) {
       slotAt[i] = -1;
       continue;
@@ -344,6 +387,7 @@ async function buildIndex(rows: Rows, options: IndexOptions): Promise<Omit<Gazet
   const next = starts.slice(0, sizes.length);
   const ids = new Uint32Array(total);
   const keys = new Array<string>(total);
+  const kinds = new Uint8Array(total);
   for (let i = 0; i < keyCount; i++) {
     const slot = slotAt[i] ?? -1;
     if (slot < 0) continue;
@@ -351,19 +395,53 @@ async function buildIndex(rows: Rows, options: IndexOptions): Promise<Omit<Gazet
     next[slot] = at + 1;
     ids[at] = orderIds[i] ?? 0;
     keys[at] = rows.keys[order[i] ?? 0] ?? '';
+    kinds[at] = orderKinds[i] ?? KeyKind.name;
   }
 
   await yieldToEventLoop();
-  const shortPrefixes = flatten(shortLists);
+  const byKey = await sortBucketsByKey(starts, keys);
+  const shortPrefixes = flatten(
+    new Map([...shortLists].map(([prefix, ranking]) => [prefix, { ids: ranking.ranked() }])),
+  );
+  await yieldToEventLoop();
   return {
     names,
     labels,
+    labelEndingOf,
+    labelEndings: [...endings.keys()].map(detach),
     countries,
     latitudes,
     longitudes,
-    buckets: { slots, starts, ids, keys },
+    buckets: { slots, starts, ids, keys, kinds, byKey },
     shortPrefixes,
   };
+}
+
+/** Per bucket bigger than `BUCKET_SCAN_MAX`, its positions in key order (ties by score). */
+async function sortBucketsByKey(
+  starts: Uint32Array,
+  keys: readonly string[],
+): Promise<Uint32Array> {
+  const byKey = new Uint32Array(keys.length);
+  const byKeyThenPosition = (a: number, b: number) => {
+    const ka = keys[a] ?? '';
+    const kb = keys[b] ?? '';
+    return ka < kb ? -1 : ka > kb ? 1 : a - b;
+  };
+  let sorted = 0;
+  for (let slot = 0; slot + 1 < starts.length; slot++) {
+    const from = starts[slot] ?? 0;
+    const to = starts[slot + 1] ?? 0;
+    if (to - from <= BUCKET_SCAN_MAX) continue;
+    for (let at = from; at < to; at++) byKey[at] = at;
+    byKey.subarray(from, to).sort(byKeyThenPosition);
+    sorted += to - from;
+    if (sorted >= KEYS_PER_SLICE) {
+      sorted = 0;
+      await yieldToEventLoop();
+    }
+  }
+  return byKey;
 }
 
 /** Where the GeoNames table lives: resolved through the package, so any install layout works. */

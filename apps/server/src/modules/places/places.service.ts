@@ -2,11 +2,13 @@ import { limits, type Place } from '@sitelog/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   BUCKET_PREFIX,
+  BUCKET_SCAN_MAX,
   loadGazetteer,
   normalizePlaceText,
   rangeOf,
   type Gazetteer,
 } from './places.gazetteer.js';
+import { matchOf, Ranking } from './places.ranking.js';
 
 const countryNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
 const countryNameCache = new Map<string, string>();
@@ -69,50 +71,105 @@ function toPlace(g: Gazetteer, id: number): Place {
 }
 
 /**
- * Does the qualifier start a word of the label after the place's own name, or is it the
- * country code? ("Springfield, IL", "Springfield, united st", "Paris, US")
+ * Whether a place suits the qualifier: does it start a word of the label after the place's own
+ * name, or is it the country code? ("Springfield, IL", "Springfield, united st", "Paris, US")
+ * Each label ending is judged once per query.
  */
-function labelMatches(g: Gazetteer, id: number, qualifier: string): boolean {
-  const label = g.labels[id] ?? '';
-  const rest = label.slice((g.names[id] ?? '').length).replaceAll(',', ' ');
-  const country = (g.countries[id] ?? '').toLowerCase();
-  return qualifier === country || ` ${normalizePlaceText(rest)}`.includes(` ${qualifier}`);
+function qualifierFilter(g: Gazetteer, qualifier: string): (id: number) => boolean {
+  if (!qualifier) return () => true;
+  const judged = new Int8Array(g.labelEndings.length).fill(-1);
+  return (id) => {
+    if (qualifier === (g.countries[id] ?? '').toLowerCase()) return true;
+    const ending = g.labelEndingOf[id] ?? 0;
+    if (judged[ending] === -1) {
+      const text = normalizePlaceText((g.labelEndings[ending] ?? '').replaceAll(',', ' '));
+      judged[ending] = ` ${text}`.includes(` ${qualifier}`) ? 1 : 0;
+    }
+    return judged[ending] === 1;
+  };
 }
 
-/** Places whose name, or a word in it, starts with `name`, best first, narrowed by `qualifier`. */
+/**
+ * In a big bucket, a query's range of keys up to this size is ranked by sorting it; a broader
+ * one by walking the bucket in score order until enough names are found.
+ */
+const SORTED_RANGE_MAX = 512;
+
+/** The first position in `byKey[from..to)` whose key is not before the query (`isBefore`). */
+function lowerBound(
+  g: Gazetteer,
+  from: number,
+  to: number,
+  isBefore: (key: string) => boolean,
+): number {
+  const { keys, byKey } = g.buckets;
+  let low = from;
+  let high = to;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (isBefore(keys[byKey[mid] ?? 0] ?? '')) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/**
+ * Places matching `name`, best first, narrowed by `qualifier`: whole names (own or alternate)
+ * equal to it, then names starting with it, then places with a later word starting with it;
+ * within each, by score (population; a tenth of it for alternate names).
+ */
 function findPlaces(g: Gazetteer, rawName: string, rawQualifier: string): number[] {
   const name = normalizePlaceText(rawName);
   const qualifier = normalizePlaceText(rawQualifier.replaceAll(',', ' '));
   if (!name) return [];
-  const found: number[] = [];
-  const labels = new Set<string>();
-  const offer = (id: number) => {
-    const label = g.labels[id] ?? '';
-    if (labels.has(label) || (qualifier && !labelMatches(g, id, qualifier))) return;
-    found.push(id);
-    labels.add(label);
-  };
+  const limit = limits.placeSuggestions;
+  const accepts = qualifierFilter(g, qualifier);
 
   if (name.length < BUCKET_PREFIX) {
+    // Precomputed, already ranked and one per label.
     const [start, end] = rangeOf(g.shortPrefixes, name);
-    for (let i = start; i < end; i++) offer(g.shortPrefixes.ids[i] ?? 0);
+    return [...g.shortPrefixes.ids.subarray(start, end)].filter(accepts);
+  }
+
+  const { keys, ids, kinds, byKey } = g.buckets;
+  const ranking = new Ranking(g.labels, limit);
+  const offer = (at: number) => {
+    const id = ids[at] ?? 0;
+    const match = matchOf(kinds[at] ?? 0, keys[at] ?? '', name);
+    if (ranking.wants(match) && accepts(id)) ranking.offer(id, match, at);
+  };
+  const [start, end] = rangeOf(g.buckets, name.slice(0, BUCKET_PREFIX));
+  if (end - start <= BUCKET_SCAN_MAX) {
+    for (let at = start; at < end; at++) if (keys[at]?.startsWith(name)) offer(at);
+    return ranking.ranked();
+  }
+  const first = lowerBound(g, start, end, (key) => key < name);
+  const last = lowerBound(g, first, end, (key) => key.startsWith(name));
+  if (last - first <= SORTED_RANGE_MAX) {
+    // Few matches: take them all, in score order.
+    for (const at of byKey.slice(first, last).sort()) offer(at);
   } else {
-    const { keys, ids } = g.buckets;
-    const [start, end] = rangeOf(g.buckets, name.slice(0, BUCKET_PREFIX));
-    for (let i = start; i < end && found.length < limits.placeSuggestions; i++) {
-      if (keys[i]?.startsWith(name)) offer(ids[i] ?? 0);
+    // Many: the keys equal to the query lead the range (in score order); the rest are found
+    // walking the bucket by score, until the names starting with the query alone fill the list.
+    for (let i = first; i < last && keys[byKey[i] ?? 0] === name; i++) offer(byKey[i] ?? 0);
+    for (let at = start; at < end && !ranking.complete; at++) {
+      const key = keys[at] ?? '';
+      if (key.length !== name.length && key.startsWith(name)) offer(at);
     }
   }
-  return found;
+  return ranking.ranked();
 }
 
 /**
- * Suggestions for what the user has typed so far: places whose name, or a word in it, starts
- * with the query, accents and case ignored ("munc" → Munich, "sao p" → São Paulo, "york" → New
- * York City). Alternate names count too ("münchen", "munchen" → Munich) at a tenth of the
- * population, so a place's own name outranks an exonym of a bigger city. Ranked by that
- * population score, one suggestion per label, at most `limits.placeSuggestions`. Text after a
- * comma narrows by region or country, so re-sending a chosen label ("Munich, Germany") finds it.
+ * Suggestions for what the user has typed so far: places whose name, or a later word in it,
+ * starts with the query, accents and case ignored ("munc" → Munich, "sao p" → São Paulo, "new
+ * y" → New York City). A place named exactly as typed comes first ("bern" → Bern before San
+ * Bernardino, "bath" → Bath before Bathinda), then names starting with the query, then places
+ * with a later word starting with it ("york city" → New York City); within each, by population.
+ * Alternate names count too ("münchen", "munchen" → Munich) at a tenth of the population, so a
+ * place's own name outranks an exonym of a bigger city. One suggestion per label, at most
+ * `limits.placeSuggestions`. Text after a comma narrows by region or country, so re-sending a
+ * chosen label ("Munich, Germany") finds it.
  */
 export async function searchPlaces(query: string): Promise<Place[]> {
   if (!normalizePlaceText(query.replaceAll(',', ' '))) return [];

@@ -27,6 +27,72 @@ async function labels(query: string): Promise<string[]> {
   return (await search(query)).map((p) => p.label);
 }
 
+/**
+ * The ranking table: a query and the place it must suggest first. Exact names come first, then
+ * names starting with the query, then names with a later word starting with it; by population
+ * within each, alternate names at a tenth of it.
+ */
+const FIRST_SUGGESTION: [query: string, first: string, why: string][] = [
+  ['Bern', 'Bern, Switzerland', 'its exact name, before San Bernardino and São Bernardo do Campo'],
+  ['bern', 'Bern, Switzerland', 'case ignored'],
+  ['Paris', 'Paris, France', 'exact names by population: Paris, TX follows'],
+  ['San', 'San Diego, CA, United States', '"SAN" is its alternate name; a tenth of it > San, Mali'],
+  ['München', 'Munich, Germany', 'an alternate name'],
+  ['munchen', 'Munich, Germany', 'accents ignored'],
+  ['sao p', 'São Paulo, Brazil', 'a prefix of two words'],
+  ['york', 'York, United Kingdom', 'the exact name, before New York City (a later word)'],
+  ['Springfield, IL', 'Springfield, IL, United States', 'the region after the comma'],
+  ['s', 'Shanghai, China', 'one letter: the biggest place'],
+  ['sa', 'São Paulo, Brazil', 'two letters'],
+  ['mu', 'Mumbai, India', 'two letters'],
+  ['bo', 'Bo, Sierra Leone', 'a two-letter exact name, before Bogotá'],
+  ['ber', 'Berlin, Germany', 'three letters'],
+  ['bath', 'Bath, United Kingdom', 'an exact small town (95,000) before Bathinda (285,000)'],
+  ['vic', 'Vic, Spain', 'an exact town of 40,000 before Victoria and Vicenza'],
+  ['zug', 'Zug, Switzerland', 'an exact town of 30,000 before Zugdidi'],
+  ['cologne', 'Köln, Germany', 'an exonym of a city over ten times bigger than Cologne, Italy'],
+  ['roma', 'Rome, Italy', 'an exonym of a city over ten times bigger than Roma, TX'],
+  ['wien', 'Vienna, Austria', 'an exonym, before Wiener Neustadt'],
+  ['pra', 'Prague, Czechia', 'a prefix, though "PRA" is the exact code of Paraná'],
+  ['los', 'Los Angeles, CA, United States', 'a prefix, though "LOS" is the exact code of Lagos'],
+  ['new y', 'New York City, NY, United States', 'a prefix'],
+  ['york city', 'New York City, NY, United States', 'a later word, when nothing else matches'],
+  ['Bern, Switzerland', 'Bern, Switzerland', 'a chosen label finds itself'],
+];
+
+describe('place search ranking', () => {
+  it.each(FIRST_SUGGESTION)('"%s" suggests %s first (%s)', async (query, first) => {
+    expect((await labels(query))[0]).toBe(first);
+  });
+
+  it('ranks Paris, France before Paris, Texas', async () => {
+    const paris = await labels('Paris');
+    expect(paris.indexOf('Paris, France')).toBeLessThan(paris.indexOf('Paris, TX, United States'));
+  });
+
+  it('answers "San" with large cities', async () => {
+    const san = await labels('San');
+    for (const city of [
+      'Santiago, Chile',
+      'Santo Domingo, Dominican Republic',
+      'San Antonio, TX, United States',
+      'San, Mali',
+    ])
+      expect(san).toContain(city);
+    expect(san).not.toContain('San Bernardino, CA, United States');
+  });
+
+  it('puts every place named exactly so before a bigger city whose name only starts so', async () => {
+    const bath = await labels('bath');
+    expect(bath.indexOf('Bath, ME, United States')).toBeLessThan(bath.indexOf('Bathinda, India'));
+    // An alternate name equal to the query ("York" of Warner Robins, GA) does not push a place
+    // of that very name aside.
+    expect((await labels('york')).slice(0, 6).every((label) => label.startsWith('York, '))).toBe(
+      true,
+    );
+  });
+});
+
 describe('GET /api/places', () => {
   it('refuses signed-out users', async () => {
     const res = await api(ctx, { method: 'GET', url: '/api/places', query: { query: 'munc' } });
@@ -75,10 +141,10 @@ describe('GET /api/places', () => {
       'Springfield, OR, United States',
     ]);
     const london = await labels('london');
-    expect(london[0]).toBe('London, United Kingdom');
-    expect(london.indexOf('London, Canada')).toBeLessThan(
-      london.indexOf('New London, CT, United States'),
-    );
+    expect(london.slice(0, 2)).toEqual(['London, United Kingdom', 'London, Canada']);
+    // A later word ("New London") ranks after every name that starts with the query.
+    expect(london).not.toContain('New London, CT, United States');
+    expect(await labels('london, ct')).toEqual(['New London, CT, United States']);
   });
 
   it('finds places by alternate names, ranked by a tenth of their population', async () => {
