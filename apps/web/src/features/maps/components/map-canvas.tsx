@@ -77,6 +77,7 @@ export default function MapCanvas({
   site = null,
   onPinSelect,
   interactive = true,
+  embedded = true,
   label,
   pinLabel,
   clusterLabel,
@@ -118,7 +119,9 @@ export default function MapCanvas({
       // The tiles' credit is drawn by this component as text (Leaflet's control takes HTML).
       attributionControl: false,
       zoomControl: interactive,
-      dragging: interactive,
+      // On a phone, a one-finger drag over an embedded map scrolls the page (two fingers still
+      // pan and zoom it): otherwise a map filling the screen traps the scroll.
+      dragging: interactive && !(embedded && L.Browser.mobile),
       touchZoom: interactive,
       doubleClickZoom: interactive,
       boxZoom: interactive,
@@ -154,7 +157,7 @@ export default function MapCanvas({
       siteLayerRef.current = null;
       fitted.current = false;
     };
-  }, [tiles.url, interactive]);
+  }, [tiles.url, interactive, embedded]);
 
   // The first view: everything there is to show (later refetches keep the user's view).
   useEffect(() => {
@@ -172,7 +175,7 @@ export default function MapCanvas({
         animate: false,
       });
     fitted.current = true;
-  }, [pins, site, tiles.url, interactive]);
+  }, [pins, site, tiles.url, interactive, embedded]);
 
   // The site: its own marker, never clustered.
   useEffect(() => {
@@ -185,14 +188,16 @@ export default function MapCanvas({
       title: interactive ? '' : site.label,
       keyboard: interactive,
       interactive,
-      zIndexOffset: 1000,
+      // Under the pins and clusters: zoomed out, the photos taken on site cluster right on top
+      // of it, and the cluster is what there is to press.
+      zIndexOffset: -1000,
     });
     if (interactive) {
       marker.bindTooltip(textElement(site.label), { direction: 'top', offset: [0, -12] });
       marker.on('add', () => marker.getElement()?.setAttribute('aria-label', site.label));
     } else asLabelledPoint(marker, site.label);
     layer.addLayer(marker);
-  }, [site, interactive, tiles.url]);
+  }, [site, interactive, tiles.url, embedded]);
 
   // The pins: clusters and single pins for the current view, redrawn after every move. Markers
   // still shown are kept (so a focused pin keeps focus); the rest are replaced.
@@ -282,7 +287,7 @@ export default function MapCanvas({
       map.off('moveend', draw);
       layer.clearLayers();
     };
-  }, [index, pinKind, interactive, tiles.url]);
+  }, [index, pinKind, interactive, tiles.url, embedded]);
 
   const { palette } = theme;
   const focusRing = { outline: `3px solid ${palette.text.primary}`, outlineOffset: 2 };

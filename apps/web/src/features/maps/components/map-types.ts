@@ -34,6 +34,11 @@ export interface MapCanvasProps {
   onPinSelect?: (id: number) => void;
   /** Pans and zooms, with keyboard-reachable markers (default); false draws a still map. */
   interactive?: boolean;
+  /**
+   * A map within a page that scrolls (default): on phones one finger scrolls the page and two
+   * move the map. False for a map that is the page's main content, which one finger pans.
+   */
+  embedded?: boolean;
   /** The map's accessible name. */
   label: string;
   /** A pin's accessible name, e.g. "Photo: North wall". */

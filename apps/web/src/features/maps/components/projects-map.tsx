@@ -68,6 +68,7 @@ export function ProjectsMap() {
       <MapFrame
         pins={pins}
         pinKind="project"
+        embedded={false}
         onPinSelect={openProject}
         label="Map of projects"
         pinLabel={pinLabel}
