@@ -8,6 +8,7 @@ import {
   type KeyboardEvent,
   type MouseEvent,
   type ReactElement,
+  type ReactNode,
 } from 'react';
 
 const OverflowTooltipPopup = lazy(() => import('./overflow-tooltip-popup'));
@@ -35,25 +36,25 @@ function focusVisible(element: HTMLElement): boolean {
   }
 }
 
-interface ChildProps {
-  onMouseEnter?: (event: MouseEvent<HTMLElement>) => void;
-  onMouseLeave?: (event: MouseEvent<HTMLElement>) => void;
-  onFocus?: (event: FocusEvent<HTMLElement>) => void;
-  onBlur?: (event: FocusEvent<HTMLElement>) => void;
-  onKeyDown?: (event: KeyboardEvent<HTMLElement>) => void;
+interface AnchorProps {
+  onMouseEnter: (event: MouseEvent<HTMLElement>) => void;
+  onMouseLeave: (event: MouseEvent<HTMLElement>) => void;
+  onFocus: (event: FocusEvent<HTMLElement>) => void;
+  onBlur: (event: FocusEvent<HTMLElement>) => void;
+  onKeyDown: (event: KeyboardEvent<HTMLElement>) => void;
 }
 
 /**
- * Names are never cut silently: wrapped around a link or button whose texts may end in an
- * ellipsis (each marked with `overflowText`), it shows the whole of those that are cut in a
- * tooltip on hover and on keyboard focus, and nothing for texts that fit. Escape hides it.
- * Screen readers already read the whole text (an ellipsis only hides it from the eye), so the
- * tooltip is not made the element's description, which would say it twice.
+ * Names are never cut silently: spread `anchorProps` on a link or button whose texts may end in
+ * an ellipsis (each marked with `overflowText`) and render `popup` next to it; the whole of the
+ * texts that are cut then shows in a tooltip on hover and on keyboard focus, and nothing for
+ * texts that fit. Escape hides it. Screen readers already read the whole text (an ellipsis only
+ * hides it from the eye), so the tooltip is not made the element's description, which would
+ * say it twice.
  */
-export function OverflowTooltip({ children }: { children: ReactElement<ChildProps> }) {
+export function useOverflowTooltip(): { anchorProps: AnchorProps; popup: ReactNode } {
   const id = useId();
   const [shown, setShown] = useState<{ anchor: HTMLElement; lines: string[] } | null>(null);
-  const own = children.props;
 
   const show = (anchor: HTMLElement) => {
     const lines = cutTexts(anchor);
@@ -61,36 +62,60 @@ export function OverflowTooltip({ children }: { children: ReactElement<ChildProp
   };
   const hide = () => setShown(null);
 
+  return {
+    anchorProps: {
+      onMouseEnter: (event) => show(event.currentTarget),
+      // A tooltip the keyboard opened stays while the focus does.
+      onMouseLeave: (event) => {
+        if (!focusVisible(event.currentTarget)) hide();
+      },
+      onFocus: (event) => {
+        if (focusVisible(event.currentTarget)) show(event.currentTarget);
+      },
+      onBlur: hide,
+      onKeyDown: (event) => {
+        if (event.key === 'Escape') hide();
+      },
+    },
+    popup: shown ? (
+      <Suspense fallback={null}>
+        <OverflowTooltipPopup id={id} anchorEl={shown.anchor} lines={shown.lines} />
+      </Suspense>
+    ) : null,
+  };
+}
+
+type ChildProps = Partial<AnchorProps>;
+
+/** useOverflowTooltip as a wrapper of one link or button, keeping the child's own handlers. */
+export function OverflowTooltip({ children }: { children: ReactElement<ChildProps> }) {
+  const { anchorProps: tip, popup } = useOverflowTooltip();
+  const own = children.props;
   return (
     <>
       {cloneElement(children, {
         onMouseEnter: (event) => {
           own.onMouseEnter?.(event);
-          show(event.currentTarget);
+          tip.onMouseEnter(event);
         },
         onMouseLeave: (event) => {
           own.onMouseLeave?.(event);
-          // A tooltip the keyboard opened stays while the focus does.
-          if (!focusVisible(event.currentTarget)) hide();
+          tip.onMouseLeave(event);
         },
         onFocus: (event) => {
           own.onFocus?.(event);
-          if (focusVisible(event.currentTarget)) show(event.currentTarget);
+          tip.onFocus(event);
         },
         onBlur: (event) => {
           own.onBlur?.(event);
-          hide();
+          tip.onBlur(event);
         },
         onKeyDown: (event) => {
           own.onKeyDown?.(event);
-          if (event.key === 'Escape') hide();
+          tip.onKeyDown(event);
         },
       })}
-      {shown ? (
-        <Suspense fallback={null}>
-          <OverflowTooltipPopup id={id} anchorEl={shown.anchor} lines={shown.lines} />
-        </Suspense>
-      ) : null}
+      {popup}
     </>
   );
 }
