@@ -9,7 +9,7 @@ import { createStorage } from './media/storage/index.js';
 import { startSweeper } from './media/sweeper.js';
 import { startAuthHousekeeping } from './modules/auth/auth.service.js';
 import { isLoopbackHost, untouchedSampleAccount } from './modules/auth/sample-account.js';
-import { warmPlaces } from './modules/places/places.service.js';
+import { startCoordinateBackfill, warmPlaces } from './modules/places/places.service.js';
 import { findReferencedMediaKeys } from './modules/uploads/uploads.repository.js';
 
 /**
@@ -80,8 +80,11 @@ async function main(): Promise<void> {
   });
   // Deletes dead sessions and ended rate-limit windows.
   const stopHousekeeping = startAuthHousekeeping({ db, config }, app.log);
+  // Once the gazetteer has loaded: coordinates for the projects whose location names a place.
+  const coordinateBackfill = startCoordinateBackfill({ db }, app.log);
   app.addHook('onClose', async () => {
     stopHousekeeping();
+    await coordinateBackfill.stop();
     await stopSweeper();
     await images.close();
     await storage.close();

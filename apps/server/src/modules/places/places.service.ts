@@ -1,5 +1,7 @@
 import { limits, type NearestPlace, type Place } from '@sitelog/shared';
 import type { FastifyBaseLogger } from 'fastify';
+import { nowIso, type Database } from '../../db/database.js';
+import { fillMissingCoordinates } from '../projects/projects.service.js';
 import {
   BUCKET_PREFIX,
   BUCKET_SCAN_MAX,
@@ -265,4 +267,85 @@ export async function findNearestPlace(latitude: number, longitude: number): Pro
   const nearest = nearestPlace(g, latitude, longitude, NEAREST_PLACE_MAX_KM);
   if (!nearest) return { place: null, distanceKm: null };
   return { place: toPlace(g, nearest.id), distanceKm: Math.round(nearest.km * 10) / 10 };
+}
+
+/**
+ * The place a project's location text names: the place whose label it is exactly ("Munich,
+ * Germany"), or else the first suggestion whose own name is the text before the first comma,
+ * case and accents ignored ("munich, bavaria" → Munich; "Springfield, IL" → the Illinois one,
+ * as the search narrows by what follows the comma where it can). Null when none is.
+ */
+export async function placeOfLocation(location: string): Promise<Place | null> {
+  const text = location.trim();
+  const suggestions = await searchPlaces(text);
+  const labelled = suggestions.find((place) => place.label === text);
+  if (labelled) return labelled;
+  const head = text.split(',', 1)[0] ?? '';
+  const name = normalizePlaceText(head);
+  if (!name) return null;
+  const named = (places: Place[]) => places.find((p) => normalizePlaceText(p.name) === name);
+  return named(suggestions) ?? (head === text ? null : (named(await searchPlaces(head)) ?? null));
+}
+
+/**
+ * The one-time backfill of project coordinates: every project created before `createdBefore`
+ * (default: now) that has none gets those of the place its location names (`placeOfLocation`),
+ * through the projects service, which fills only what is still empty. Each distinct location
+ * is looked up once.
+ */
+export async function backfillProjectCoordinates(
+  deps: { db: Database },
+  options: { createdBefore?: string; stopped?: () => boolean; batchSize?: number } = {},
+): Promise<{ checked: number; filled: number }> {
+  const { createdBefore = nowIso(), ...batches } = options;
+  await getGazetteer();
+  const found = new Map<string, { latitude: number; longitude: number } | null>();
+  const locate = async (location: string) => {
+    if (!found.has(location)) {
+      const place = await placeOfLocation(location);
+      found.set(
+        location,
+        place?.latitude != null && place.longitude != null
+          ? { latitude: place.latitude, longitude: place.longitude }
+          : null,
+      );
+    }
+    return found.get(location) ?? null;
+  };
+  return fillMissingCoordinates(deps, locate, { ...batches, createdBefore });
+}
+
+/**
+ * Runs the backfill in the background over the projects that exist now, once the gazetteer has
+ * loaded, and logs how many it filled; projects made meanwhile are their creators' to place.
+ * `stop` ends it between batches and waits for a batch in flight (on close, before the
+ * database goes); stopped while the gazetteer loads, it never starts.
+ */
+export function startCoordinateBackfill(
+  deps: { db: Database },
+  log: Pick<FastifyBaseLogger, 'info' | 'error'>,
+): { done: Promise<void>; stop: () => Promise<void> } {
+  const createdBefore = nowIso();
+  let stopped = false;
+  let started = false;
+  const done = getGazetteer()
+    .then(async () => {
+      if (stopped) return;
+      started = true;
+      const counts = await backfillProjectCoordinates(deps, {
+        createdBefore,
+        stopped: () => stopped,
+      });
+      log.info(counts, 'project coordinates backfilled from the gazetteer');
+    })
+    .catch((err: unknown) => {
+      if (!stopped) log.error({ err }, 'project coordinate backfill failed');
+    });
+  return {
+    done,
+    stop: async () => {
+      stopped = true;
+      if (started) await done;
+    },
+  };
 }

@@ -1,6 +1,9 @@
-import type { NearestPlace, Place } from '@sitelog/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NearestPlace, Place, Project } from '@sitelog/shared';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildProject } from '../../../test/factories.js';
 import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
+import { fillMissingCoordinates } from '../projects/projects.service.js';
+import { backfillProjectCoordinates, startCoordinateBackfill } from './places.service.js';
 
 let ctx: TestContext;
 let token: string;
@@ -319,5 +322,145 @@ describe('GET /api/places/nearest', () => {
     });
     expect(repeated.statusCode).toBe(400);
     expect(repeated.json()).toMatchObject({ message: 'latitude must be a number.' });
+  });
+});
+
+describe('project coordinates backfill', () => {
+  const BERN = { latitude: 46.94809, longitude: 7.44744 };
+  const anHourAgo = () => new Date(Date.now() - 3_600_000).toISOString();
+
+  async function project(id: number): Promise<Project> {
+    const res = await api(ctx, { method: 'GET', url: `/api/project/id/${id}`, token });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  }
+
+  it('gives projects without coordinates those of the place their location names', async () => {
+    const createdAt = anHourAgo();
+    const bern = await buildProject(ctx, { location: 'Bern, Switzerland', createdAt });
+    const placed = await buildProject(ctx, {
+      location: 'Bern, Switzerland',
+      latitude: 47.0,
+      longitude: 7.0,
+      createdAt,
+    });
+    const nowhere = await buildProject(ctx, { location: 'Nowhereville 123', createdAt });
+    // Not a label: the name before the comma, accents and case ignored; the region narrows.
+    const zurich = await buildProject(ctx, { location: 'zurich, Kanton Zürich', createdAt });
+    const springfield = await buildProject(ctx, { location: 'Springfield, IL', createdAt });
+    const before = await project(bern.id);
+
+    const first = await backfillProjectCoordinates({ db: ctx.db });
+    expect(first.filled).toBeGreaterThanOrEqual(3);
+
+    const filled = await project(bern.id);
+    expect(filled).toMatchObject({
+      latitude: expect.closeTo(BERN.latitude, 4) as number,
+      longitude: expect.closeTo(BERN.longitude, 4) as number,
+    });
+    // A backfill is not an edit.
+    expect(filled.updatedAt).toBe(before.updatedAt);
+    expect(filled.uploadsCount).toBe(before.uploadsCount);
+    expect(await project(placed.id)).toMatchObject({ latitude: 47.0, longitude: 7.0 });
+    expect(await project(nowhere.id)).toMatchObject({ latitude: null, longitude: null });
+    expect(await project(zurich.id)).toMatchObject({
+      latitude: expect.closeTo(47.37, 1) as number,
+      longitude: expect.closeTo(8.54, 1) as number,
+    });
+    // Springfield, Illinois (39.80° N, 89.64° W), not the bigger one in Missouri.
+    expect(await project(springfield.id)).toMatchObject({
+      latitude: expect.closeTo(39.8, 1) as number,
+      longitude: expect.closeTo(-89.64, 1) as number,
+    });
+
+    // Idempotent: a second run finds nothing more to fill.
+    expect((await backfillProjectCoordinates({ db: ctx.db })).filled).toBe(0);
+    expect(await project(bern.id)).toEqual(filled);
+  });
+
+  it('leaves projects made after it started to their creators', async () => {
+    const startedAt = anHourAgo();
+    const later = await buildProject(ctx, { location: 'Bern, Switzerland' });
+    const counts = await backfillProjectCoordinates({ db: ctx.db }, { createdBefore: startedAt });
+    expect(counts.filled).toBe(0);
+    expect(await project(later.id)).toMatchObject({ latitude: null, longitude: null });
+  });
+
+  it('fills each project once when two instances run it at the same time', async () => {
+    const createdAt = anHourAgo();
+    const ids = [];
+    for (let i = 0; i < 12; i++)
+      ids.push((await buildProject(ctx, { location: 'Bern, Switzerland', createdAt })).id);
+    const withoutCoordinates = async () =>
+      (
+        await ctx.db
+          .selectFrom('projects')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('latitude', 'is', null)
+          .executeTakeFirstOrThrow()
+      ).n;
+    const before = Number(await withoutCoordinates());
+    const runs = await Promise.all([
+      backfillProjectCoordinates({ db: ctx.db }, { batchSize: 5 }),
+      backfillProjectCoordinates({ db: ctx.db }, { batchSize: 5 }),
+    ]);
+    // Each project filled counts in one run only.
+    const filled = before - Number(await withoutCoordinates());
+    expect(filled).toBeGreaterThanOrEqual(ids.length);
+    expect(runs[0].filled + runs[1].filled).toBe(filled);
+    for (const id of ids)
+      expect(await project(id)).toMatchObject({
+        latitude: expect.closeTo(BERN.latitude, 4) as number,
+      });
+  });
+
+  it('keeps an edit made while the batch was being located', async () => {
+    const creator = await signedInUser(ctx);
+    const location = `Bern, race ${Date.now()}`;
+    const { id } = await buildProject(ctx, {
+      location,
+      createdAt: anHourAgo(),
+      creatorId: creator.id,
+    });
+    const counts = await fillMissingCoordinates(
+      ctx,
+      async (text) => {
+        if (text !== location) return null;
+        // The creator moves the project between the lookup and the write.
+        const edit = await api(ctx, {
+          method: 'PATCH',
+          url: `/api/project/update/${id}`,
+          payload: { project: { name: 'Moved', location: 'Nowhereville 123' } },
+          token: creator.token,
+        });
+        expect(edit.statusCode, edit.body).toBe(200);
+        return BERN;
+      },
+      { createdBefore: new Date().toISOString() },
+    );
+    expect(counts.filled).toBe(0);
+    expect(await project(id)).toMatchObject({
+      location: 'Nowhereville 123',
+      latitude: null,
+      longitude: null,
+    });
+  });
+
+  it('runs in the background at start and logs how many it filled', async () => {
+    const { id } = await buildProject(ctx, {
+      location: 'Zürich, Switzerland',
+      createdAt: anHourAgo(),
+    });
+    const log = { info: vi.fn(), error: vi.fn() };
+    await startCoordinateBackfill({ db: ctx.db }, log).done;
+    expect(log.error).not.toHaveBeenCalled();
+    expect(log.info).toHaveBeenCalledWith(
+      { checked: expect.any(Number) as number, filled: expect.any(Number) as number },
+      'project coordinates backfilled from the gazetteer',
+    );
+    const [[counts]] = log.info.mock.calls as [[{ checked: number; filled: number }]];
+    expect(counts.filled).toBeGreaterThanOrEqual(1);
+    expect(counts.checked).toBeGreaterThanOrEqual(counts.filled);
+    expect((await project(id)).latitude).toBeCloseTo(47.37, 1);
   });
 });

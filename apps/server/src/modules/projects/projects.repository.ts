@@ -258,6 +258,46 @@ export async function updateProject(
     .execute();
 }
 
+/**
+ * Up to `limit` projects (archived too) created before `createdBefore` with neither
+ * coordinate, by id, after `afterId`.
+ */
+export function findProjectsWithoutCoordinates(
+  db: Database,
+  page: { createdBefore: string; afterId: number; limit: number },
+) {
+  return db
+    .selectFrom('projects')
+    .select(['id', 'location'])
+    .where('latitude', 'is', null)
+    .where('longitude', 'is', null)
+    .where('created_at', '<', page.createdBefore)
+    .where('id', '>', page.afterId)
+    .orderBy('id')
+    .limit(page.limit)
+    .execute();
+}
+
+/**
+ * Sets a project's coordinates only while it still has none and its location is still the text
+ * they were found for (an edit in between wins); `updated_at` and the counts stay as they are.
+ * Answers whether the row changed.
+ */
+export async function setMissingCoordinates(
+  db: Database,
+  fill: { id: number; location: string; latitude: number; longitude: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('projects')
+    .set({ latitude: fill.latitude, longitude: fill.longitude })
+    .where('id', '=', fill.id)
+    .where('location', '=', fill.location)
+    .where('latitude', 'is', null)
+    .where('longitude', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 /** Adds a bookmark or follow; a second call is a no-op (primary key + ON CONFLICT DO NOTHING). */
 export async function addMark(
   db: Database,

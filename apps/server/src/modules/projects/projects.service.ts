@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import {
   mapLimits,
   type Project,
@@ -165,6 +166,49 @@ export async function updateProject(
     throw forbidden('Only the creator of this project can edit it.');
   await repo.updateProject(deps.db, id, { ...values(fields), now: nowIso() });
   return getProject(deps, id, viewer);
+}
+
+/**
+ * Gives projects created before `createdBefore` that have no coordinates those of the place
+ * their location text names, as `locate` finds it (the places module's backfill at start).
+ * Walks the projects by id in batches of `batchSize`, each written in one transaction, yielding
+ * to requests between batches and stopping there when `stopped()` says so. A project is filled
+ * only while it still has no coordinates and the same location (an edit in between wins), so a
+ * second run, or two instances at once, change nothing more. Not an edit: `updatedAt` and the
+ * counts stay as they are.
+ */
+export async function fillMissingCoordinates(
+  deps: Pick<ProjectsDeps, 'db'>,
+  locate: (location: string) => Promise<{ latitude: number; longitude: number } | null>,
+  options: { createdBefore: string; batchSize?: number; stopped?: () => boolean },
+): Promise<{ checked: number; filled: number }> {
+  const { createdBefore, batchSize = 200 } = options;
+  let checked = 0;
+  let filled = 0;
+  let afterId = 0;
+  while (!options.stopped?.()) {
+    const batch = await repo.findProjectsWithoutCoordinates(deps.db, {
+      createdBefore,
+      afterId,
+      limit: batchSize,
+    });
+    if (batch.length === 0) break;
+    afterId = batch.at(-1)?.id ?? afterId;
+    checked += batch.length;
+    const fills: Parameters<typeof repo.setMissingCoordinates>[1][] = [];
+    for (const project of batch) {
+      const found = await locate(project.location);
+      if (found) fills.push({ ...project, ...found });
+    }
+    if (fills.length > 0)
+      filled += await writeTransaction(deps.db, async (trx) => {
+        let changed = 0;
+        for (const fill of fills) if (await repo.setMissingCoordinates(trx, fill)) changed++;
+        return changed;
+      });
+    await yieldToEventLoop();
+  }
+  return { checked, filled };
 }
 
 type Mark = 'favor' | 'unfavor' | 'follow' | 'unfollow';
