@@ -6,6 +6,7 @@ import CardActionArea from '@mui/material/CardActionArea';
 import Typography from '@mui/material/Typography';
 import { useId, type ReactNode } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
+import { overflowText, useOverflowTooltip } from '@/components/overflow-tooltip';
 import { tileImageLoading, tileImageProps, type TileImageLoading } from '@/components/tile-image';
 import { formatExactTime, formatTileTime } from '@/lib/format-photo-time';
 import { basisLabel, groupByDay } from '../day-groups';
@@ -52,9 +53,12 @@ export function UploadTile({
   const location = useLocation();
   const creator = `${upload.creator.firstname} ${upload.creator.lastname}`;
   const exact = formatExactTime(upload.createdAt);
+  // Name, author and project are cut to one line: whole in a tooltip on hover and focus.
+  const tooltip = useOverflowTooltip();
   return (
     <Card variant="outlined" sx={{ height: '100%' }}>
       <CardActionArea
+        {...tooltip.anchorProps}
         component={RouterLink}
         to={photoHref(location, upload.id)}
         state={{ photoViewer: true }}
@@ -83,12 +87,18 @@ export function UploadTile({
         </Box>
         <Box sx={{ px: 1, py: 0.75, minWidth: 0 }}>
           {/* The image's alt already names the link. */}
-          <Typography variant="body2" noWrap aria-hidden sx={{ fontWeight: 500 }}>
+          <Typography variant="body2" noWrap aria-hidden {...overflowText} sx={{ fontWeight: 500 }}>
             {name}
           </Typography>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, minWidth: 0, mt: 0.25 }}>
             <PersonAvatar person={upload.creator} size={20} />
-            <Typography variant="caption" noWrap data-tile-author sx={{ minWidth: 0 }}>
+            <Typography
+              variant="caption"
+              noWrap
+              data-tile-author
+              {...overflowText}
+              sx={{ minWidth: 0 }}
+            >
               {creator}
             </Typography>
           </Box>
@@ -110,12 +120,14 @@ export function UploadTile({
               component="p"
               noWrap
               data-tile-project
+              {...overflowText}
             >
               {upload.project.name}
             </Typography>
           ) : null}
         </Box>
       </CardActionArea>
+      {tooltip.popup}
     </Card>
   );
 }
