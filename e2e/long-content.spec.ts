@@ -324,3 +324,35 @@ test('project cards in a row are one height, and a cut location shows whole on h
   await page.waitForTimeout(300);
   await expect(page.getByRole('tooltip')).toHaveCount(0);
 });
+
+test('a photo name cut on its tile shows whole on hover and keyboard focus', async ({
+  page,
+  admin,
+  request,
+}) => {
+  const project = await createProject(request, admin, { name: unique('Tiles') });
+  const name = ofLength(unique('Long photo name'), 200);
+  const res = await request.post('/api/upload/autoupload', {
+    headers: bearer(admin),
+    multipart: {
+      file: { name: 'tile.jpg', mimeType: 'image/jpeg', buffer: await makeJpeg() },
+      createUploadDto: JSON.stringify({ name, projectId: project.id }),
+    },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  const upload = (await res.json()) as Upload;
+  await signIn(page, admin);
+  await page.goto(`/project/${project.id}`);
+
+  const tile = page.locator(`a[data-upload-tile="${upload.id}"]`);
+  await expect(tile.getByRole('img', { name })).toBeVisible();
+  await tile.hover();
+  // Only the cut name: the author's name fits.
+  await expect(page.getByRole('tooltip')).toHaveText(name);
+  await page.mouse.move(0, 0);
+  await expect(page.getByRole('tooltip')).toHaveCount(0);
+  await tabTo(page, tile);
+  await expect(page.getByRole('tooltip')).toHaveText(name);
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('tooltip')).toHaveCount(0);
+});
