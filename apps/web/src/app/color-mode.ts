@@ -14,45 +14,40 @@ export type ColorModePreference = 'system' | ColorMode;
 export const COLOR_MODE_KEY = 'sitelog.colorMode';
 const DARK_QUERY = '(prefers-color-scheme: dark)';
 
-/** Used when localStorage refuses to store (private windows that forbid it). */
-let unstoredPreference: ColorModePreference | null = null;
+/** The choice, when localStorage refuses to keep it (a private window that forbids it). */
+let unstored: ColorModePreference | null = null;
 const listeners = new Set<() => void>();
-
-const asPreference = (value: string | null): ColorModePreference =>
-  value === 'light' || value === 'dark' ? value : 'system';
 
 /** The stored choice; 'system' when none. */
 export function getColorModePreference(): ColorModePreference {
-  if (unstoredPreference) return unstoredPreference;
+  let stored: string | null = null;
   try {
-    return asPreference(window.localStorage.getItem(COLOR_MODE_KEY));
+    stored = window.localStorage.getItem(COLOR_MODE_KEY);
   } catch {
-    return 'system';
+    // Unreadable storage: the system's mode, or what was picked in this page.
   }
+  return unstored ?? (stored === 'light' || stored === 'dark' ? stored : 'system');
 }
 
 /** Remembers the choice on this device ('system' forgets it) and re-renders every user. */
 export function setColorModePreference(preference: ColorModePreference): void {
+  unstored = null;
   try {
     if (preference === 'system') window.localStorage.removeItem(COLOR_MODE_KEY);
     else window.localStorage.setItem(COLOR_MODE_KEY, preference);
-    unstoredPreference = null;
   } catch {
-    unstoredPreference = preference;
+    unstored = preference;
   }
   for (const listener of listeners) listener();
 }
 
+/** Follows picks made here and, through the storage event, in the app's other tabs. */
 function subscribePreference(onChange: () => void): () => void {
   listeners.add(onChange);
-  // Another tab of the app picking a mode.
-  const onStorage = (event: StorageEvent) => {
-    if (event.key === COLOR_MODE_KEY || event.key === null) onChange();
-  };
-  window.addEventListener('storage', onStorage);
+  window.addEventListener('storage', onChange);
   return () => {
     listeners.delete(onChange);
-    window.removeEventListener('storage', onStorage);
+    window.removeEventListener('storage', onChange);
   };
 }
 
