@@ -126,7 +126,7 @@ async function seed(dataDir: string, projects: number) {
  * Pins every thread of this process to `cpus` (Chromium, started from it, inherits the mask);
  * returns how to put the previous mask back.
  */
-function pinSelf(cpus: string): () => void {
+export function pinSelf(cpus: string): () => void {
   const pid = String(process.pid);
   const current = spawnSync('taskset', ['-c', '-p', pid], { encoding: 'utf8' });
   const before = /:\s*(\S+)\s*$/.exec(current.stdout)?.[1];

@@ -31,6 +31,7 @@ import {
   type Row,
 } from './table.js';
 import { fullUploads, measureUploads, quickUploads } from './uploads.js';
+import { fullViewer, measureViewer } from './viewer.js';
 import { hasBuild, initialJs, TARGET_KIB } from './web-bundle.js';
 
 const quick = process.argv.includes('--quick');
@@ -180,6 +181,23 @@ if (quick) {
   const queue = await measureQueue(fullQueue, progress);
   notes.push(...queue.notes.map((note) => `queue: ${note}`));
   rows.push(...queue.rows);
+}
+
+// 6. The viewer's next photo (issue 13): ArrowRight to the next display image painted, against a
+// bare fetch of a display image in the same page. Full run only (16 photos to upload, Chromium).
+if (quick) {
+  rows.push(
+    notMeasured(
+      'viewer: ArrowRight to the next display image painted (Chromium, 1280 px)',
+      '≤ 1.2×',
+      'full run only',
+    ),
+  );
+} else {
+  progress('viewer in Chromium…');
+  const viewer = await measureViewer(fullViewer, progress);
+  notes.push(...viewer.notes.map((note) => `viewer: ${note}`));
+  rows.push(...viewer.rows);
 }
 
 if (quick) {

@@ -126,18 +126,28 @@ test('works by keyboard: menu, projects table, project, photo, search', async ({
   await expect(page).toHaveURL(new RegExp(`/project/${data.project.id}$`));
   await expect(page.getByRole('heading', { level: 1, name: data.project.name })).toBeVisible();
 
-  // A photo tile, then the photo enlarged and closed with Escape.
+  // A photo tile opens the full-screen viewer; Escape closes it and gives focus back to the tile.
   const uploads = page.getByRole('region', { name: 'Uploads' });
-  await tabTo(page, uploads.locator(`a[href="/upload/${data.upload.id}"]`));
+  const tile = uploads.locator(`[data-upload-tile="${data.upload.id}"]`);
+  await tabTo(page, tile);
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(new RegExp(`/upload/${data.upload.id}$`));
-  const enlarge = page.getByRole('button', { name: `View ${data.upload.name} large` });
+  await expect(page).toHaveURL(
+    new RegExp(`/project/${data.project.id}\\?photo=${data.upload.id}$`),
+  );
+  const viewer = page.getByRole('dialog', { name: 'Photo viewer' });
+  await expect(viewer).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(viewer).toBeHidden();
+  await expect(tile).toBeFocused();
+
+  // The photo page: its image opens the same viewer, and focus comes back to it.
+  await page.goto(`/upload/${data.upload.id}`);
+  const enlarge = page.getByRole('button', { name: `View ${data.upload.name} full screen` });
   await tabTo(page, enlarge);
   await page.keyboard.press('Enter');
-  const dialog = page.getByRole('dialog', { name: data.upload.name });
-  await expect(dialog).toBeVisible();
+  await expect(viewer).toBeVisible();
   await page.keyboard.press('Escape');
-  await expect(dialog).toBeHidden();
+  await expect(viewer).toBeHidden();
   await expect(enlarge).toBeFocused();
 
   // The top bar search box.

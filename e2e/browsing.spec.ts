@@ -3,8 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import type { Upload } from '@sitelog/shared';
-import { createProject, expect, signIn, test, unique } from './fixtures';
-import { makePhoto, uploadPhoto } from './photos';
+import { bearer, createProject, expect, signIn, test, unique } from './fixtures';
+import { expectNoNetwork, stubTiles } from './map-tiles';
+import { gpsJpeg, makePhoto, uploadPhoto } from './photos';
 
 const screenshotsDir = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -286,5 +287,68 @@ test.describe('browsing photos on a phone', () => {
       }),
     ).toBeVisible();
     await screenshot(page, 'viewer-phone-info');
+  });
+});
+
+test.describe('where a photo was taken', () => {
+  // Requests a service worker handles are not seen by page.route: keep every tile routable.
+  test.use({ serviceWorkers: 'block' });
+
+  test('the info panel names the place, flags a photo far from its site and draws both on a map @phone', async ({
+    page,
+    request,
+    member,
+    baseURL,
+  }) => {
+    // The site in central Vienna; one photo 14 km north of it, one at the site.
+    const res = await request.post('/api/project/create', {
+      headers: bearer(member),
+      data: {
+        project: {
+          name: unique('Ring road'),
+          location: 'Vienna, Austria',
+          latitude: 48.2082,
+          longitude: 16.3738,
+        },
+      },
+    });
+    expect(res.status(), await res.text()).toBe(200);
+    const project = (await res.json()) as { id: number };
+    const atSite = await uploadPhoto(
+      request,
+      member,
+      project.id,
+      unique('Gate'),
+      await gpsJpeg(48.2085, 16.3721),
+    );
+    const far = await uploadPhoto(
+      request,
+      member,
+      project.id,
+      unique('Supplier yard'),
+      await gpsJpeg(48.2082 + 14 / 111.2, 16.3738),
+    );
+    const tiles = await stubTiles(page, request, baseURL ?? '');
+    await signIn(page, member);
+
+    await page.goto(`/project/${project.id}?photo=${far.id}`);
+    const info = page.getByRole('dialog', { name: 'Photo viewer' }).getByRole('complementary', {
+      name: 'Photo info',
+    });
+    // Phones open the panel on demand.
+    if ((page.viewportSize()?.width ?? 0) < 900)
+      await page.getByRole('button', { name: 'Show photo info' }).click();
+    await expect(info.locator('[data-far-from-site]')).toHaveText('Taken 14 km from the site');
+    await expect(info.locator('[data-place-name]')).toContainText('Austria');
+    await expect(info.getByRole('link', { name: /^48\.33\d+, 16\.37380$/ })).toBeVisible();
+    await expect(info.getByText('© OpenStreetMap contributors')).toBeVisible();
+    await screenshot(page, 'viewer-far-from-site');
+
+    // The photo at the site: a place name, no flag.
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => photoParam(page)).toBe(String(atSite.id));
+    await expect(info.locator('[data-place-name]')).toContainText('Vienna');
+    await expect(info.locator('[data-far-from-site]')).toHaveCount(0);
+    expectNoNetwork(tiles.seen);
   });
 });

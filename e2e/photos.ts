@@ -33,6 +33,30 @@ export async function makePhoto(options: PhotoOptions = {}): Promise<Buffer> {
   return image.jpeg({ quality: 85 }).toBuffer();
 }
 
+/** A JPEG whose EXIF says it was taken at (latitude, longitude). */
+export function gpsJpeg(latitude: number, longitude: number): Promise<Buffer> {
+  const dms = (value: number) => {
+    const abs = Math.abs(value);
+    const degrees = Math.floor(abs);
+    const minutes = Math.floor((abs - degrees) * 60);
+    const centiSeconds = Math.round(((abs - degrees) * 60 - minutes) * 6000);
+    return `${degrees}/1 ${minutes}/1 ${centiSeconds}/100`;
+  };
+  return sharp({
+    create: { width: 320, height: 240, channels: 3, background: { r: 90, g: 110, b: 130 } },
+  })
+    .jpeg({ quality: 80 })
+    .withExif({
+      IFD3: {
+        GPSLatitudeRef: latitude < 0 ? 'S' : 'N',
+        GPSLatitude: dms(latitude),
+        GPSLongitudeRef: longitude < 0 ? 'W' : 'E',
+        GPSLongitude: dms(longitude),
+      },
+    })
+    .toBuffer();
+}
+
 /** Uploads `file` to a project through the API, as the uploader does. */
 export async function uploadPhoto(
   request: APIRequestContext,

@@ -129,18 +129,21 @@ test.describe('uploads', () => {
     // to that instant, so a run across midnight still reads "today".
     await page.clock.setFixedTime(new Date((await readUpload(request, admin, firstId)).createdAt));
     await expect(page).toHaveURL(new RegExp(`/project/${projectId}$`));
-    await expect(page.locator(`main a[href="/upload/${firstId}"]`)).toBeVisible();
-    await expect(page.locator(`main a[href="/upload/${secondId}"]`)).toBeVisible();
+    await expect(page.locator(`main [data-upload-tile="${firstId}"]`)).toBeVisible();
+    await expect(page.locator(`main [data-upload-tile="${secondId}"]`)).toBeVisible();
     await page.goto('/');
     const homeTile = page
       .getByRole('region', { name: 'Latest uploads' })
-      .locator(`a[href="/upload/${firstId}"]`);
+      .locator(`[data-upload-tile="${firstId}"]`);
     await expect(homeTile).toBeVisible();
     await expect(homeTile.getByRole('img', { name: firstName })).toBeVisible();
     await expect(homeTile).toContainText('today');
 
-    // 5. Open it: details, the image, EDIT for its creator.
+    // 5. Open it: full screen over Home, then its own page with details, the image, EDIT.
     await homeTile.click();
+    const viewer = page.getByRole('dialog', { name: 'Photo viewer' });
+    await expect(viewer.getByRole('heading', { name: firstName })).toBeVisible();
+    await viewer.getByRole('link', { name: 'Photo page' }).click();
     await expect(page).toHaveURL(new RegExp(`/upload/${firstId}$`));
     await expect(page.getByRole('heading', { level: 1, name: firstName })).toBeVisible();
     await expect(page.getByText('Uploaded today')).toBeVisible();
@@ -183,8 +186,8 @@ test.describe('uploads', () => {
     await page.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await expect(page).toHaveURL(new RegExp(`/project/${projectId}$`));
-    await expect(page.locator(`main a[href="/upload/${secondId}"]`)).toBeVisible();
-    await expect(page.locator(`main a[href="/upload/${firstId}"]`)).toHaveCount(0);
+    await expect(page.locator(`main [data-upload-tile="${secondId}"]`)).toBeVisible();
+    await expect(page.locator(`main [data-upload-tile="${firstId}"]`)).toHaveCount(0);
     const gone = await request.get(`/api/upload/full/${firstId}`, { headers: bearer(admin) });
     expect(gone.status()).toBe(404);
   });

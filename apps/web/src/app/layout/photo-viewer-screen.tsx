@@ -6,14 +6,13 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
 import type { Upload } from '@sitelog/shared';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useMemo } from 'react';
+import { startTransition, useMemo } from 'react';
 import { isNotFound } from '@/lib/is-not-found';
 import { uploadQueryOptions } from '@/features/uploads/api/get-upload';
 import { PhotoInfo } from '@/features/uploads/viewer/photo-info';
-import { usePhotoViewerState } from '@/features/uploads/viewer/viewer-context';
+import PhotoViewer from '@/features/uploads/viewer/photo-viewer';
+import type { PhotoViewerState } from '@/features/uploads/viewer/viewer-context';
 import { PhotoPlace } from './photo-place';
-
-const PhotoViewer = lazy(() => import('@/features/uploads/viewer/photo-viewer'));
 
 function renderInfo(upload: Upload) {
   return <PhotoInfo upload={upload} place={<PhotoPlace upload={upload} />} />;
@@ -37,12 +36,17 @@ function PhotoProblem({ message, onClose }: { message: string; onClose: () => vo
 }
 
 /**
- * The one full-screen viewer of the signed-in app: open whenever the URL has `?photo=ID`, on
- * any page. It pages through the feed the photo was opened from (or any feed on screen that
- * holds it); a photo no feed on screen holds, e.g. from a shared link, is fetched alone.
+ * The viewer open on `photoId` (see PhotoViewerHost): it pages through the feed the photo was
+ * opened from (or any feed on screen that holds it); a photo no feed on screen holds, e.g. from
+ * a shared link, is fetched alone.
  */
-export function PhotoViewerHost() {
-  const { photoId, invalid, sequence, show, close } = usePhotoViewerState();
+export default function PhotoViewerScreen({
+  photoId,
+  invalid,
+  sequence,
+  show,
+  close,
+}: PhotoViewerState) {
   const inSequence = photoId !== null && sequence !== null;
   const single = useQuery({
     ...uploadQueryOptions(photoId ?? 0),
@@ -70,18 +74,18 @@ export function PhotoViewerHost() {
   const index = uploads.findIndex((u) => u.id === photoId);
   if (index === -1) return null;
   return (
-    <Suspense fallback={null}>
-      <PhotoViewer
-        uploads={uploads}
-        index={index}
-        onView={(i) => {
-          const next = uploads[i];
-          if (next) show(next.id);
-        }}
-        onClose={close}
-        onNearEnd={sequence?.hasMore ? sequence.loadMore : undefined}
-        renderInfo={renderInfo}
-      />
-    </Suspense>
+    <PhotoViewer
+      uploads={uploads}
+      index={index}
+      onView={(i) => {
+        const next = uploads[i];
+        // The viewer has already drawn the photo; the URL (and the page under the viewer, which
+        // re-renders with it) follows as a transition, after the new photo is painted.
+        if (next) startTransition(() => show(next.id));
+      }}
+      onClose={close}
+      onNearEnd={sequence?.hasMore ? sequence.loadMore : undefined}
+      renderInfo={renderInfo}
+    />
   );
 }

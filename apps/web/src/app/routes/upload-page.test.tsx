@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { jsonError } from '@/test/mock-api';
 import { admin, member, renderApp } from '@/test/render-app';
+import { makeProject } from '@/features/projects/test/make-project';
 import { daysAgo, fixTheClock, makeUpload } from '@/features/uploads/test/upload-fixtures';
 
 // The viewer's time zone, set before the page's date formatters are made: UTC+05:30 all year, so
@@ -171,6 +172,54 @@ describe('/upload/{id}', () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('names the place next to the coordinates and flags a photo taken far from its site', async () => {
+    renderApp('/upload/7', {
+      signedInAs: member,
+      api: {
+        'GET /api/upload/full/7': { body: byMember },
+        // The site 14 km north of where the photo was taken (FAR_FROM_SITE_KM is 2 by default).
+        'GET /api/project/id/31': {
+          body: makeProject({ id: 31, latitude: 48.858844 + 14 / 111.2, longitude: 2.294351 }),
+        },
+        'GET /api/places/nearest': {
+          body: {
+            place: {
+              label: 'Paris, France',
+              name: 'Paris',
+              country: 'France',
+              latitude: 48.85341,
+              longitude: 2.3488,
+            },
+            distanceKm: 4.1,
+          },
+        },
+      },
+    });
+    expect(await screen.findByText('4.1 km from Paris, France')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '48.85884, 2.29435' })).toHaveAttribute(
+      'href',
+      expect.stringContaining('openstreetmap.org'),
+    );
+    expect(await screen.findByText('Taken 14 km from the site')).toBeInTheDocument();
+  });
+
+  it('does not flag a photo taken at its site', async () => {
+    const { server } = renderApp('/upload/7', {
+      signedInAs: member,
+      api: {
+        'GET /api/upload/full/7': { body: byMember },
+        'GET /api/project/id/31': {
+          body: makeProject({ id: 31, latitude: 48.8589, longitude: 2.2944 }),
+        },
+      },
+    });
+    expect(await screen.findByRole('link', { name: '48.85884, 2.29435' })).toBeInTheDocument();
+    await waitFor(() => expect(server.callsTo('GET /api/project/id/31')).toHaveLength(1));
+    // The site is known once the project's answer is read: let it render, then look.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(document.querySelector('[data-far-from-site]')).toBeNull();
   });
 
   it('says so when the upload does not exist', async () => {

@@ -21,6 +21,7 @@ import { UploadBoundary } from '@/features/uploads/components/upload-boundary';
 import { UploadImage } from '@/features/uploads/components/upload-image';
 import { uploadDisplayName } from '@/features/uploads/components/upload-tiles';
 import { useRouteId } from '@/lib/use-route-id';
+import { PhotoPlace, PhotoPlaceMap } from '../layout/photo-place';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -34,12 +35,6 @@ function formatCaptureTime(value: string): string {
   const local = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(:\d{2})?(\.\d+)?$/.exec(value);
   if (local) return formatDateTime(`${local[1]}T${local[2]}${local[3] ?? ''}`);
   return formatDateTime(value);
-}
-
-function openStreetMapUrl(latitude: number, longitude: number): string {
-  const lat = latitude.toFixed(6);
-  const lon = longitude.toFixed(6);
-  return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lon}#map=17/${lat}/${lon}`;
 }
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -120,16 +115,15 @@ function UploadView({ upload }: { upload: Upload }) {
             {upload.camera ? <Fact label="Camera">{upload.camera}</Fact> : null}
             {place ? (
               <Fact label="Place">
-                <Link
-                  href={openStreetMapUrl(place.latitude, place.longitude)}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                >
-                  {place.latitude.toFixed(5)}, {place.longitude.toFixed(5)}
-                </Link>
+                <PhotoPlace upload={upload} map={false} />
               </Fact>
             ) : null}
           </Stack>
+        ) : null}
+        {place ? (
+          <Box sx={{ maxWidth: 480 }}>
+            <PhotoPlaceMap upload={upload} />
+          </Box>
         ) : null}
 
         <Box>

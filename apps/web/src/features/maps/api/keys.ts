@@ -4,4 +4,6 @@ export const mapKeys = {
   config: () => [...mapKeys.all, 'config'] as const,
   projects: () => [...mapKeys.all, 'projects'] as const,
   projectPhotos: (projectId: number) => [...mapKeys.all, 'project-photos', projectId] as const,
+  nearestPlace: (latitude: number, longitude: number) =>
+    [...mapKeys.all, 'nearest-place', latitude, longitude] as const,
 };

@@ -1,16 +1,15 @@
 import type { Upload } from '@sitelog/shared';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
-import Stack from '@mui/material/Stack';
 import CardActionArea from '@mui/material/CardActionArea';
 import Typography from '@mui/material/Typography';
-import { useId, type ReactNode } from 'react';
-import { Link as RouterLink, useLocation } from 'react-router';
+import { memo, useId, type ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { overflowText, useOverflowTooltip } from '@/components/overflow-tooltip';
 import { tileImageLoading, tileImageProps, type TileImageLoading } from '@/components/tile-image';
 import { formatExactTime, formatTileTime } from '@/lib/format-photo-time';
 import { basisLabel, groupByDay } from '../day-groups';
-import { photoHref } from '../viewer/viewer-context';
+import { photoHref, usePageWithoutPhoto, type PageWithoutPhoto } from '../viewer/viewer-context';
 import { PersonAvatar } from './person-avatar';
 
 /** Same columns as the shell's TileGridSkeleton, so loading and loaded grids line up. */
@@ -37,20 +36,22 @@ type TileUpload = Pick<
  * hovering or focusing the tile shows the exact time) and, on feeds across projects, the
  * project. It links to the photo full screen on the current page (`?photo=ID`).
  */
-export function UploadTile({
+export const UploadTile = memo(function UploadTile({
   upload,
+  page,
   loading = 'lazy',
   showProject = false,
   onOpen,
 }: {
   upload: TileUpload;
+  /** The page the tile is on, without its photo: the tile links to it with `?photo=ID`. */
+  page: PageWithoutPhoto;
   loading?: TileImageLoading;
   showProject?: boolean;
   /** Called as the tile's link is followed (to mark the feed the viewer pages through). */
   onOpen?: (id: number) => void;
 }) {
   const name = uploadDisplayName(upload);
-  const location = useLocation();
   const creator = `${upload.creator.firstname} ${upload.creator.lastname}`;
   const exact = formatExactTime(upload.createdAt);
   // Name, author and project are cut to one line: whole in a tooltip on hover and focus.
@@ -60,7 +61,7 @@ export function UploadTile({
       <CardActionArea
         {...tooltip.anchorProps}
         component={RouterLink}
-        to={photoHref(location, upload.id)}
+        to={photoHref(page, upload.id)}
         state={{ photoViewer: true }}
         onClick={() => onOpen?.(upload.id)}
         data-upload-tile={upload.id}
@@ -130,7 +131,7 @@ export function UploadTile({
       {tooltip.popup}
     </Card>
   );
-}
+});
 
 interface UploadGridProps {
   uploads: readonly TileUpload[];
@@ -170,6 +171,8 @@ export function UploadGrid({
 }: UploadGridProps) {
   const headingId = useId();
   const groups = groupByDay(uploads);
+  // Opening the viewer changes only `photo`: the tiles' links stay, so the tiles do not redraw.
+  const page = usePageWithoutPhoto();
   if (groups.length === 0) {
     return (
       <Box component="ul" aria-label={label} sx={gridSx}>
@@ -179,7 +182,12 @@ export function UploadGrid({
   }
   let index = 0;
   return (
-    <Stack component="section" aria-label={label} spacing={2} data-upload-feed>
+    <Box
+      component="section"
+      aria-label={label}
+      data-upload-feed
+      sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
+    >
       {groups.map((group, g) => {
         const id = `${headingId}-${g}`;
         return (
@@ -212,6 +220,7 @@ export function UploadGrid({
                   <li key={upload.id}>
                     <UploadTile
                       upload={upload}
+                      page={page}
                       loading={loading}
                       showProject={showProject}
                       onOpen={onOpen}
@@ -223,6 +232,6 @@ export function UploadGrid({
           </Box>
         );
       })}
-    </Stack>
+    </Box>
   );
 }

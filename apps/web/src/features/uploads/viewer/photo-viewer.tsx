@@ -4,7 +4,7 @@ import Box from '@mui/material/Box';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import type { Upload } from '@sitelog/shared';
-import { useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import Lightbox, { type Slide } from 'yet-another-react-lightbox';
 import Zoom from 'yet-another-react-lightbox/plugins/zoom';
 import 'yet-another-react-lightbox/styles.css';
@@ -70,7 +70,7 @@ export default function PhotoViewer({
   const wide = useMediaQuery(theme.breakpoints.up('md'));
   const [infoOpen, setInfoOpen] = useState<boolean | null>(null);
   const showInfo = infoOpen ?? wide;
-  const slides = uploads.map(toSlide);
+  const slides = useMemo(() => uploads.map(toSlide), [uploads]);
   const current = uploads[index];
   const panelBeside = showInfo && wide;
 
@@ -100,7 +100,7 @@ export default function PhotoViewer({
       zoom={{ maxZoomPixelRatio: 2, scrollToZoom: true }}
       carousel={{ finite: true, preload: 2, padding: wide ? '16px' : 0 }}
       controller={{ closeOnPullDown: true, closeOnBackdropClick: false }}
-      animation={{ swipe: 200, navigation: 120 }}
+      animation={{ swipe: 200, navigation: 0 }}
       labels={{ Lightbox: 'Photo viewer', Previous: 'Previous photo', Next: 'Next photo' }}
       toolbar={{ buttons: [infoButton, 'zoom', 'close'] }}
       styles={{

@@ -95,6 +95,21 @@ export function useViewerSequence(key: string, sequence: ViewerSequence): void {
   useEffect(() => () => registry?.withdraw(key), [registry, key]);
 }
 
+/** The current page's path and search without the `photo` parameter. */
+export interface PageWithoutPhoto {
+  pathname: string;
+  search: string;
+}
+
+/** The current page without its `photo` (stable while only the photo shown changes). */
+export function usePageWithoutPhoto(): PageWithoutPhoto {
+  const { pathname, search } = useLocation();
+  const params = new URLSearchParams(search);
+  params.delete(PHOTO_PARAM);
+  const rest = params.toString();
+  return useMemo(() => ({ pathname, search: rest ? `?${rest}` : '' }), [pathname, rest]);
+}
+
 /** The URL of the current page with `photo` set to `id` (other parameters kept). */
 export function photoHref(location: Pick<Location, 'pathname' | 'search'>, id: number): string {
   const params = new URLSearchParams(location.search);
