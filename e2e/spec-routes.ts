@@ -279,7 +279,7 @@ export const specRoutes: SpecRoute[] = [
         'href',
         `/uploader/${project.id}/create`,
       );
-      await expect(uploads.locator(`a[href="/upload/${data.upload.id}"]`)).toBeVisible();
+      await expect(uploads.locator(`[data-upload-tile="${data.upload.id}"]`)).toBeVisible();
       const reports = page.getByRole('region', { name: 'Reports' });
       await expect(reports).toContainText('Under construction');
       // The report-creator route, carrying the project (spec §2).
