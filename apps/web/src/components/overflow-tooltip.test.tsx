@@ -46,7 +46,10 @@ describe('OverflowTooltip', () => {
   it('shows it on keyboard focus too, and Escape hides it', async () => {
     layOut([longName, 'Mia Mason']);
     // jsdom never matches :focus-visible; a browser does for focus that came from the keyboard.
-    const matches = Element.prototype.matches;
+    const matches = Object.getOwnPropertyDescriptor(Element.prototype, 'matches')?.value as (
+      this: Element,
+      selectors: string,
+    ) => boolean;
     vi.spyOn(Element.prototype, 'matches').mockImplementation(function (
       this: Element,
       selector: string,
