@@ -13,8 +13,9 @@
  *   project of their own, so each has a display image (the formatted rendition) of its own.
  * - A round: first the baseline, a `fetch` of one display image the page has never loaded
  *   (`cache: 'no-store'`, read to the end), then ArrowRight in the open viewer, timed in the page
- *   from the keydown event to the frame after the new slide's display image has decoded (two
- *   `requestAnimationFrame`s after `img.decode()`): what the user sees. The viewer preloads its
+ *   from the keydown event to the paint that shows the new slide's display image (after
+ *   `img.decode()`, the next animation frame, then a message task, which runs once that frame is
+ *   painted): what the user sees. The viewer preloads its
  *   neighbours, so a fast viewer answers from memory.
  * - Value = median latency; ratio = median of the per-round ratios viewer / bare fetch.
  */
@@ -85,8 +86,8 @@ async function uploadPhotos(origin: string, token: string, projectId: number, co
 }
 
 /**
- * In-page script: resolves with the ms from the next keydown to the frame after the current
- * slide's `src` image has decoded. A string, so the bundler's helpers (tsx names functions with
+ * In-page script: resolves with the ms from the last keydown to the paint that shows the current
+ * slide's `src` image, decoded. A string, so the bundler's helpers (tsx names functions with
  * `__name`) never reach the page.
  */
 const paintedAfterKey = (src: string) => `new Promise((resolve, reject) => {
@@ -96,10 +97,15 @@ const paintedAfterKey = (src: string) => `new Promise((resolve, reject) => {
     const img = document.querySelector(selector);
     const pressed = window.__benchKeydown;
     if (pressed && img && img.complete && !img.className.includes('loading')) {
-      img.decode().then(() => requestAnimationFrame(() => requestAnimationFrame(() => {
-        clearTimeout(timeout);
-        resolve(performance.now() - pressed);
-      })));
+      // The frame that shows it: after the next animation frame's paint, a message task runs.
+      img.decode().then(() => requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => {
+          clearTimeout(timeout);
+          resolve(performance.now() - pressed);
+        };
+        channel.port2.postMessage(0);
+      }));
       return;
     }
     requestAnimationFrame(check);

@@ -6,7 +6,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
 import type { Upload } from '@sitelog/shared';
 import { useQuery } from '@tanstack/react-query';
-import { startTransition, useMemo } from 'react';
+import { useMemo } from 'react';
 import { isNotFound } from '@/lib/is-not-found';
 import { uploadQueryOptions } from '@/features/uploads/api/get-upload';
 import { PhotoInfo } from '@/features/uploads/viewer/photo-info';
@@ -79,9 +79,7 @@ export default function PhotoViewerScreen({
       index={index}
       onView={(i) => {
         const next = uploads[i];
-        // The viewer has already drawn the photo; the URL (and the page under the viewer, which
-        // re-renders with it) follows as a transition, after the new photo is painted.
-        if (next) startTransition(() => show(next.id));
+        if (next) show(next.id);
       }}
       onClose={close}
       onNearEnd={sequence?.hasMore ? sequence.loadMore : undefined}

@@ -1,10 +1,12 @@
 import type { Upload } from '@sitelog/shared';
 import {
   createContext,
+  startTransition,
   useCallback,
   useContext,
   useEffect,
   useMemo,
+  useRef,
   useState,
   useSyncExternalStore,
   type ReactNode,
@@ -156,20 +158,34 @@ export interface PhotoViewerState {
   close: () => void;
 }
 
+/** How long the address bar waits for the keys to stop before it names the photo shown. */
+const URL_SETTLE_MS = 150;
+
 const photoIdOf = (value: string | null): number | null => {
   if (value === null || !/^[1-9][0-9]{0,9}$/.test(value)) return null;
   const id = Number(value);
   return id <= 2_147_483_647 ? id : null;
 };
 
-/** For the viewer's host: which photo the URL shows and the feed around it. */
+/**
+ * For the viewer's host: which photo the URL shows and the feed around it.
+ *
+ * Moving between photos inside the viewer writes the address bar directly
+ * (`history.replaceState`, keeping the router's entry state), not through the router: a router
+ * navigation re-renders the whole page under the viewer for every photo, which cost a visible
+ * pause per key press. The router still sees every other change: a link or Back that names
+ * another photo, or none, resets what is shown.
+ */
 export function usePhotoViewerState(): PhotoViewerState {
   const registry = useRegistry();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const location = useLocation();
   const raw = params.get(PHOTO_PARAM);
-  const photoId = photoIdOf(raw);
+  const routed = photoIdOf(raw);
+  // The photo moved to inside the viewer, for the URL the router last saw (`location.key`).
+  const [moved, setMoved] = useState<{ key: string; id: number } | null>(null);
+  const photoId = routed !== null && moved?.key === location.key ? moved.id : routed;
   const version = useSyncExternalStore(registry.subscribe, registry.getVersion);
   const sequence = useMemo(
     () => (photoId === null ? null : registry.sequenceOf(photoId)),
@@ -180,13 +196,22 @@ export function usePhotoViewerState(): PhotoViewerState {
 
   const historyState = location.state as ViewerHistoryState | null;
   const openedHere = historyState?.photoViewer === true;
+  // The new photo is drawn by the lightbox first; the info panel and the address bar follow:
+  // the panel as a transition, the URL once the keys stop (writing it costs several ms a time).
+  const urlTimer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(urlTimer.current), []);
   const show = useCallback(
     (id: number) => {
-      void navigate(photoHref(location, id), { replace: true, state: historyState });
+      startTransition(() => setMoved({ key: location.key, id }));
+      window.clearTimeout(urlTimer.current);
+      urlTimer.current = window.setTimeout(() => {
+        window.history.replaceState(window.history.state, '', photoHref(window.location, id));
+      }, URL_SETTLE_MS);
     },
-    [navigate, location, historyState],
+    [location.key],
   );
   const close = useCallback(() => {
+    window.clearTimeout(urlTimer.current);
     if (openedHere) {
       void navigate(-1);
       return;
@@ -197,5 +222,5 @@ export function usePhotoViewerState(): PhotoViewerState {
     void navigate(`${location.pathname}${search ? `?${search}` : ''}`, { replace: true });
   }, [openedHere, navigate, location]);
 
-  return { photoId, invalid: raw !== null && photoId === null, sequence, show, close };
+  return { photoId, invalid: raw !== null && routed === null, sequence, show, close };
 }
