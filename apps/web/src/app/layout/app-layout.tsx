@@ -5,7 +5,6 @@ import { Outlet, useLocation } from 'react-router';
 import { LoadingState } from '@/components/loading-state';
 import { useOnline } from '@/lib/use-online';
 import { lazyPage } from '../lazy-page';
-import { ViewerProvider } from '@/features/uploads/viewer/viewer-context';
 import { DRAWER_WIDTH } from './drawer-width';
 import { PhotoViewerHost } from './photo-viewer-host';
 import { TOP_BAR_HEIGHT_DESKTOP, TopBar } from './top-bar';
@@ -98,7 +97,7 @@ export function AppLayout() {
   const closeMenu = () => setOpenedAt(null);
 
   return (
-    <ViewerProvider>
+    <>
       <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column' }}>
         <TopBar onOpenMenu={openMenu} />
         <Box sx={{ display: 'flex', flex: 1, minWidth: 0 }}>
@@ -127,7 +126,7 @@ export function AppLayout() {
         </Box>
       </Box>
       <PhotoViewerHost />
-    </ViewerProvider>
+    </>
   );
 }
 

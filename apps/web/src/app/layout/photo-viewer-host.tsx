@@ -1,19 +1,21 @@
 import { lazy, Suspense } from 'react';
-import { usePhotoViewerState } from '@/features/uploads/viewer/viewer-context';
+import { useSearchParams } from 'react-router';
+import { PHOTO_PARAM } from '@/features/uploads/viewer/photo-param';
 
 /*
- * Everything the viewer shows (the lightbox, the info panel, the not-found dialog) is a chunk of
- * its own, fetched when a photo is first opened: none of it is in the first download.
+ * Everything the viewer is (the lightbox, the info panel, the not-found dialog, the feeds'
+ * registry) is a chunk of its own, fetched when a photo is first opened: the shell only looks
+ * for the parameter.
  */
 const PhotoViewerScreen = lazy(() => import('./photo-viewer-screen'));
 
 /** The one full-screen viewer of the signed-in app: open whenever the URL has `?photo=ID`. */
 export function PhotoViewerHost() {
-  const state = usePhotoViewerState();
-  if (state.photoId === null && !state.invalid) return null;
+  const [params] = useSearchParams();
+  if (!params.has(PHOTO_PARAM)) return null;
   return (
     <Suspense fallback={null}>
-      <PhotoViewerScreen {...state} />
+      <PhotoViewerScreen />
     </Suspense>
   );
 }

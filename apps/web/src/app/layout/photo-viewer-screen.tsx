@@ -11,7 +11,7 @@ import { isNotFound } from '@/lib/is-not-found';
 import { uploadQueryOptions } from '@/features/uploads/api/get-upload';
 import { PhotoInfo } from '@/features/uploads/viewer/photo-info';
 import PhotoViewer from '@/features/uploads/viewer/photo-viewer';
-import type { PhotoViewerState } from '@/features/uploads/viewer/viewer-context';
+import { usePhotoViewerState } from '@/features/uploads/viewer/viewer-context';
 import { PhotoPlace } from './photo-place';
 
 function renderInfo(upload: Upload) {
@@ -36,17 +36,12 @@ function PhotoProblem({ message, onClose }: { message: string; onClose: () => vo
 }
 
 /**
- * The viewer open on `photoId` (see PhotoViewerHost): it pages through the feed the photo was
+ * The viewer open on the URL's photo (see PhotoViewerHost): it pages through the feed the photo was
  * opened from (or any feed on screen that holds it); a photo no feed on screen holds, e.g. from
  * a shared link, is fetched alone.
  */
-export default function PhotoViewerScreen({
-  photoId,
-  invalid,
-  sequence,
-  show,
-  close,
-}: PhotoViewerState) {
+export default function PhotoViewerScreen() {
+  const { photoId, invalid, sequence, show, close } = usePhotoViewerState();
   const inSequence = photoId !== null && sequence !== null;
   const single = useQuery({
     ...uploadQueryOptions(photoId ?? 0),

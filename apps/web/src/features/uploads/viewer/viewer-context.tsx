@@ -1,20 +1,17 @@
 import type { Upload } from '@sitelog/shared';
 import {
-  createContext,
   startTransition,
   useCallback,
-  useContext,
   useEffect,
   useMemo,
   useRef,
   useState,
   useSyncExternalStore,
-  type ReactNode,
 } from 'react';
 import { useLocation, useNavigate, useSearchParams, type Location } from 'react-router';
+import { PHOTO_PARAM } from './photo-param';
 
-/** The search parameter that holds the photo shown full screen: `/project/7?photo=123`. */
-export const PHOTO_PARAM = 'photo';
+export { PHOTO_PARAM };
 
 /** What a feed offers the viewer: its photos so far, and how to fetch more at the end. */
 export interface ViewerSequence {
@@ -70,31 +67,19 @@ class ViewerRegistry {
   }
 }
 
-const ViewerContext = createContext<ViewerRegistry | null>(null);
-
-function useRegistry(): ViewerRegistry {
-  const registry = useContext(ViewerContext);
-  if (!registry) throw new Error('The photo viewer needs a ViewerProvider above it.');
-  return registry;
-}
-
-/** Holds the feeds on screen for the one photo viewer (see ViewerRegistry). */
-export function ViewerProvider({ children }: { children: ReactNode }) {
-  const [registry] = useState(() => new ViewerRegistry());
-  return <ViewerContext value={registry}>{children}</ViewerContext>;
-}
-
 /**
- * Offers a feed's photos to the viewer while the feed is on screen. Outside a ViewerProvider
- * (a component test of a feed alone) there is no viewer to offer them to.
+ * The app's one registry: a module of its own rather than a context, so the shell that mounts
+ * the viewer does not carry it in the first download (feeds and the viewer's chunk import it).
  */
+const registry = new ViewerRegistry();
+
+/** Offers a feed's photos to the viewer while the feed is on screen. */
 export function useViewerSequence(key: string, sequence: ViewerSequence): void {
-  const registry = useContext(ViewerContext);
   const { uploads, hasMore, loadMore } = sequence;
   useEffect(() => {
-    registry?.offer(key, { uploads, hasMore, loadMore });
-  }, [registry, key, uploads, hasMore, loadMore]);
-  useEffect(() => () => registry?.withdraw(key), [registry, key]);
+    registry.offer(key, { uploads, hasMore, loadMore });
+  }, [key, uploads, hasMore, loadMore]);
+  useEffect(() => () => registry.withdraw(key), [key]);
 }
 
 /** The current page's path and search without the `photo` parameter. */
@@ -126,7 +111,6 @@ interface ViewerHistoryState {
 
 /** Opens a photo full screen on the current page, remembering the feed it came from. */
 export function useOpenPhoto(): (id: number, sequenceKey?: string) => void {
-  const registry = useRegistry();
   const navigate = useNavigate();
   const location = useLocation();
   return useCallback(
@@ -135,14 +119,13 @@ export function useOpenPhoto(): (id: number, sequenceKey?: string) => void {
       const state: ViewerHistoryState = { photoViewer: true };
       void navigate(photoHref(location, id), { state });
     },
-    [registry, navigate, location],
+    [navigate, location],
   );
 }
 
 /** Marks the feed a tile belongs to as the one to page through (for a tile's own link click). */
 export function useSetActiveSequence(): (key: string) => void {
-  const registry = useContext(ViewerContext);
-  return useCallback((key: string) => registry?.activate(key), [registry]);
+  return useCallback((key: string) => registry.activate(key), []);
 }
 
 export interface PhotoViewerState {
@@ -177,7 +160,6 @@ const photoIdOf = (value: string | null): number | null => {
  * another photo, or none, resets what is shown.
  */
 export function usePhotoViewerState(): PhotoViewerState {
-  const registry = useRegistry();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const location = useLocation();
@@ -191,7 +173,7 @@ export function usePhotoViewerState(): PhotoViewerState {
     () => (photoId === null ? null : registry.sequenceOf(photoId)),
     // `version` moves whenever a feed on screen offers other photos.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [registry, photoId, version],
+    [photoId, version],
   );
 
   const historyState = location.state as ViewerHistoryState | null;
