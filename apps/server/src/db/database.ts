@@ -18,6 +18,7 @@ import * as m02 from './migrations/2026-11-22-02-projects-uploads.js';
 import * as m03 from './migrations/2026-11-22-03-upload-media-key-indexes.js';
 import * as m04 from './migrations/2026-11-23-01-login-limits.js';
 import * as m05 from './migrations/2026-11-23-02-upload-client-ids.js';
+import * as m06 from './migrations/2026-11-26-01-project-coordinates-backfill.js';
 import type { DB } from './schema.js';
 import { withStatementCache } from './sqlite-statements.js';
 
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-03-upload-media-key-indexes': m03,
   '2026-11-23-01-login-limits': m04,
   '2026-11-23-02-upload-client-ids': m05,
+  '2026-11-26-01-project-coordinates-backfill': m06,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -1,7 +1,11 @@
 import { limits, type NearestPlace, type Place } from '@sitelog/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { nowIso, type Database } from '../../db/database.js';
-import { fillMissingCoordinates } from '../projects/projects.service.js';
+import {
+  coordinateBackfillCutoff,
+  fillMissingCoordinates,
+  finishCoordinateBackfill,
+} from '../projects/projects.service.js';
 import {
   BUCKET_PREFIX,
   BUCKET_SCAN_MAX,
@@ -316,26 +320,31 @@ export async function backfillProjectCoordinates(
 }
 
 /**
- * Runs the backfill in the background over the projects that exist now, once the gazetteer has
- * loaded, and logs how many it filled; projects made meanwhile are their creators' to place.
- * `stop` ends it between batches and waits for a batch in flight (on close, before the
- * database goes); stopped while the gazetteer loads, it never starts.
+ * Runs the one-time backfill in the background once the gazetteer has loaded: over the projects
+ * created before the migration that introduced it (the cutoff it left in `settings`), and, when
+ * it went through all of them, records that it is done, so no later start guesses a place for a
+ * project its creator left without one. Logs how many it filled. Two instances starting at once
+ * may both run it; filling only what is empty, they change each project once. `stop` ends it
+ * between batches and waits for a batch in flight (on close, before the database goes); stopped
+ * while the gazetteer loads, it never starts.
  */
 export function startCoordinateBackfill(
   deps: { db: Database },
   log: Pick<FastifyBaseLogger, 'info' | 'error'>,
 ): { done: Promise<void>; stop: () => Promise<void> } {
-  const createdBefore = nowIso();
   let stopped = false;
   let started = false;
   const done = getGazetteer()
     .then(async () => {
       if (stopped) return;
+      const createdBefore = await coordinateBackfillCutoff(deps);
+      if (createdBefore === null) return;
       started = true;
       const counts = await backfillProjectCoordinates(deps, {
         createdBefore,
         stopped: () => stopped,
       });
+      if (!stopped) await finishCoordinateBackfill(deps);
       log.info(counts, 'project coordinates backfilled from the gazetteer');
     })
     .catch((err: unknown) => {

@@ -463,4 +463,35 @@ describe('project coordinates backfill', () => {
     expect(counts.checked).toBeGreaterThanOrEqual(counts.filled);
     expect((await project(id)).latitude).toBeCloseTo(47.37, 1);
   });
+
+  it('runs once: projects made after the feature arrived, or left after a run, are never guessed', async () => {
+    // As the migration leaves it: projects created before now await their coordinates.
+    const key = 'projects.coordinates_backfill_before';
+    await ctx.db.deleteFrom('settings').where('key', '=', key).execute();
+    await ctx.db.insertInto('settings').values({ key, value: new Date().toISOString() }).execute();
+    const before = await buildProject(ctx, {
+      location: 'Bern, Switzerland',
+      createdAt: anHourAgo(),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Made after the cutoff: its creator chose to leave it without a place.
+    const later = await buildProject(ctx, { location: 'Bern, Switzerland' });
+    const log = { info: vi.fn(), error: vi.fn() };
+    await startCoordinateBackfill({ db: ctx.db }, log).done;
+    expect(log.error).not.toHaveBeenCalled();
+    expect(log.info).toHaveBeenCalledTimes(1);
+    expect((await project(before.id)).latitude).toBeCloseTo(46.95, 1);
+    expect(await project(later.id)).toMatchObject({ latitude: null, longitude: null });
+    expect(
+      await ctx.db.selectFrom('settings').select('key').where('key', '=', key).execute(),
+    ).toEqual([]);
+
+    // Once a run went through, a later start does nothing, even for an old project.
+    const old = await buildProject(ctx, { location: 'Bern, Switzerland', createdAt: anHourAgo() });
+    const again = { info: vi.fn(), error: vi.fn() };
+    await startCoordinateBackfill({ db: ctx.db }, again).done;
+    expect(again.info).not.toHaveBeenCalled();
+    expect(again.error).not.toHaveBeenCalled();
+    expect(await project(old.id)).toMatchObject({ latitude: null, longitude: null });
+  });
 });

@@ -262,6 +262,24 @@ export async function updateProject(
  * Up to `limit` projects (archived too) created before `createdBefore` with neither
  * coordinate, by id, after `afterId`.
  */
+/** The settings key a migration leaves while the projects before it await their coordinates. */
+const COORDINATES_BACKFILL_KEY = 'projects.coordinates_backfill_before';
+
+/** Projects created before this still await the one-time backfill; null once it is done. */
+export async function findCoordinateBackfillCutoff(db: Database): Promise<string | null> {
+  const row = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', COORDINATES_BACKFILL_KEY)
+    .executeTakeFirst();
+  return row?.value ?? null;
+}
+
+/** The backfill went through every project before the cutoff: never again. */
+export async function finishCoordinateBackfill(db: Database): Promise<void> {
+  await db.deleteFrom('settings').where('key', '=', COORDINATES_BACKFILL_KEY).execute();
+}
+
 export function findProjectsWithoutCoordinates(
   db: Database,
   page: { createdBefore: string; afterId: number; limit: number },

@@ -211,6 +211,17 @@ export async function fillMissingCoordinates(
   return { checked, filled };
 }
 
+/**
+ * The one-time backfill's state: the cutoff a migration recorded (projects created before it
+ * await their coordinates), or null once a run has gone through them all.
+ */
+export const coordinateBackfillCutoff = (deps: Pick<ProjectsDeps, 'db'>) =>
+  repo.findCoordinateBackfillCutoff(deps.db);
+
+/** Records that the backfill went through every project before its cutoff. */
+export const finishCoordinateBackfill = (deps: Pick<ProjectsDeps, 'db'>) =>
+  repo.finishCoordinateBackfill(deps.db);
+
 type Mark = 'favor' | 'unfavor' | 'follow' | 'unfollow';
 
 /**
