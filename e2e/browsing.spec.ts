@@ -195,6 +195,7 @@ test.describe('browsing photos', () => {
     await page.keyboard.press('Escape');
     await expect(viewer(page)).toBeHidden();
     expect(photoParam(page)).toBeNull();
+    await expect(tile).toBeFocused();
     await expect(page).toHaveURL(new RegExp(`/project/${visit.projectId}$`));
 
     // Back closes it too, and a link to a photo opens the same photo.

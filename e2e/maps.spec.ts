@@ -148,6 +148,12 @@ test('the project map shows the site and its photos, clusters them zoomed out, a
   await expect(page).toHaveURL(
     new RegExp(`/project/${project.id}\\?from=maps-spec&photo=${south.id}$`),
   );
+  // …in the full-screen viewer.
+  const viewer = page.getByRole('dialog', { name: 'Photo viewer' });
+  await expect(viewer.locator(`img[alt="${south.name}"]`).first()).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(viewer).toBeHidden();
+  await expect(page).toHaveURL(new RegExp(`/project/${project.id}\\?from=maps-spec$`));
   expectNoNetwork(tiles.seen);
 });
 
@@ -171,6 +177,9 @@ test('a photo pin opens from the keyboard', async ({ page, request, member, base
   await expect(page.locator('.leaflet-tooltip', { hasText: 'Keyboard pin' })).toBeVisible();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`[?&]photo=${upload.id}$`));
+  await expect(
+    page.getByRole('dialog', { name: 'Photo viewer' }).locator('img[alt="Keyboard pin"]').first(),
+  ).toBeVisible();
   expectNoNetwork(tiles.seen);
 });
 

@@ -41,7 +41,14 @@ function useSite(projectId: number) {
 export function PhotoPlaceMap({ upload }: { upload: Upload }) {
   const site = useSite(upload.project.id);
   if (upload.latitude === null || upload.longitude === null) return null;
-  return <PhotoLocationMap latitude={upload.latitude} longitude={upload.longitude} site={site} />;
+  return (
+    <PhotoLocationMap
+      key={site ? 'with-site' : 'photo-only'}
+      latitude={upload.latitude}
+      longitude={upload.longitude}
+      site={site}
+    />
+  );
 }
 
 /**
@@ -80,7 +87,15 @@ export function PhotoPlace({ upload, map = true }: { upload: Upload; map?: boole
           </Typography>
         </Box>
       ) : null}
-      {map ? <PhotoLocationMap latitude={latitude} longitude={longitude} site={site} /> : null}
+      {map ? (
+        // Remounted when the site becomes known, so the map fits both.
+        <PhotoLocationMap
+          key={site ? 'with-site' : 'photo-only'}
+          latitude={latitude}
+          longitude={longitude}
+          site={site}
+        />
+      ) : null}
     </Stack>
   );
 }

@@ -7,8 +7,9 @@ import { mapKeys } from './keys';
 export const getNearestPlace = (latitude: number, longitude: number, signal?: AbortSignal) =>
   api.get(
     `/api/places/nearest?${new URLSearchParams({
-      latitude: String(latitude),
-      longitude: String(longitude),
+      // Fixed decimals: String(5e-7) would be "5e-7", which the server refuses.
+      latitude: latitude.toFixed(6),
+      longitude: longitude.toFixed(6),
     }).toString()}`,
     nearestPlaceResponseSchema,
     { signal },
@@ -16,7 +17,7 @@ export const getNearestPlace = (latitude: number, longitude: number, signal?: Ab
 
 export const nearestPlaceQueryOptions = (latitude: number, longitude: number) =>
   queryOptions({
-    queryKey: mapKeys.nearestPlace(latitude, longitude),
+    queryKey: mapKeys.nearestPlace(Number(latitude.toFixed(6)), Number(longitude.toFixed(6))),
     queryFn: ({ signal }) => getNearestPlace(latitude, longitude, signal),
     // Places do not move: a point asked once is answered from the cache.
     staleTime: Infinity,

@@ -30,11 +30,15 @@ export function ProjectMapSection({ project }: { project: ProjectForMap }) {
   );
   const openPhoto = useCallback(
     (uploadId: number) =>
-      setSearchParams((current) => {
-        const next = new URLSearchParams(current);
-        next.set('photo', String(uploadId));
-        return next;
-      }),
+      setSearchParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.set('photo', String(uploadId));
+          return next;
+        },
+        // The viewer's mark that it was opened from this page, so closing it is a step back.
+        { state: { photoViewer: true } },
+      ),
     [setSearchParams],
   );
 

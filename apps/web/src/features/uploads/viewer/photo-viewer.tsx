@@ -11,6 +11,8 @@ import 'yet-another-react-lightbox/styles.css';
 import { uploadDisplayName } from '../components/upload-tiles';
 import { previewSize } from './preview-size';
 
+const stopPropagation = (event: { stopPropagation: () => void }) => event.stopPropagation();
+
 /** Width of the info panel beside the photo on wide screens. */
 export const INFO_PANEL_WIDTH = 360;
 
@@ -121,9 +123,17 @@ export default function PhotoViewer({
         controls: () =>
           showInfo && current ? (
             <Box
+              // A new photo, a new panel: its map fits the new place, its scroll starts at the top.
+              key={current.id}
               id="photo-viewer-info"
               component="aside"
               aria-label="Photo info"
+              // Scrolling, selecting and dragging in the panel are the panel's: the lightbox
+              // listens on its whole container and would zoom or change the photo.
+              onWheel={stopPropagation}
+              onPointerDown={stopPropagation}
+              onPointerMove={stopPropagation}
+              onPointerUp={stopPropagation}
               sx={{
                 position: wide ? 'fixed' : 'absolute',
                 zIndex: 1,
@@ -154,7 +164,18 @@ export default function PhotoViewer({
 function PreviewUnderneath({ slide, children }: { slide: PhotoSlide; children: ReactNode }) {
   const { upload } = slide;
   return (
-    <Box sx={{ position: 'relative', width: '100%', height: '100%' }}>
+    <Box
+      sx={{
+        position: 'relative',
+        width: '100%',
+        height: '100%',
+        // Once the display image is in, the preview stops being drawn under it: one image to
+        // paint per slide, not two.
+        '&:has(.yarl__slide_image:not(.yarl__slide_image_loading)) > [data-photo-preview]': {
+          display: 'none',
+        },
+      }}
+    >
       {slide.width && slide.height ? (
         <Box
           component="img"

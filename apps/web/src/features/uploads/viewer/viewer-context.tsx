@@ -141,6 +141,9 @@ export interface PhotoViewerState {
   close: () => void;
 }
 
+/** The router's key of the current history entry (React Router keeps it in `history.state`). */
+const historyKey = (): unknown => (window.history.state as { key?: unknown } | null)?.key;
+
 /** How long the address bar waits for the keys to stop before it names the photo shown. */
 const URL_SETTLE_MS = 150;
 
@@ -180,20 +183,38 @@ export function usePhotoViewerState(): PhotoViewerState {
   const openedHere = historyState?.photoViewer === true;
   // The new photo is drawn by the lightbox first; the info panel and the address bar follow:
   // the panel as a transition, the URL once the keys stop (writing it costs several ms a time).
-  const urlTimer = useRef<number | undefined>(undefined);
-  useEffect(() => () => window.clearTimeout(urlTimer.current), []);
+  const pendingUrl = useRef<{ timer: number; write: () => void } | undefined>(undefined);
+  const flushUrl = useCallback(() => {
+    const pending = pendingUrl.current;
+    pendingUrl.current = undefined;
+    if (!pending) return;
+    window.clearTimeout(pending.timer);
+    pending.write();
+  }, []);
+  // Any navigation the router sees (Back, a link in the info panel) makes a pending write moot;
+  // the write itself also checks that it is still on the entry it was meant for.
+  useEffect(() => {
+    const pending = pendingUrl.current;
+    pendingUrl.current = undefined;
+    if (pending) window.clearTimeout(pending.timer);
+  }, [location.key]);
+  useEffect(() => () => window.clearTimeout(pendingUrl.current?.timer), []);
   const show = useCallback(
     (id: number) => {
       startTransition(() => setMoved({ key: location.key, id }));
-      window.clearTimeout(urlTimer.current);
-      urlTimer.current = window.setTimeout(() => {
+      const entry = historyKey();
+      const write = () => {
+        if (historyKey() !== entry) return;
         window.history.replaceState(window.history.state, '', photoHref(window.location, id));
-      }, URL_SETTLE_MS);
+      };
+      window.clearTimeout(pendingUrl.current?.timer);
+      pendingUrl.current = { timer: window.setTimeout(flushUrl, URL_SETTLE_MS), write };
     },
-    [location.key],
+    [location.key, flushUrl],
   );
   const close = useCallback(() => {
-    window.clearTimeout(urlTimer.current);
+    // The entry left behind names the photo last shown, so Forward comes back to it.
+    flushUrl();
     if (openedHere) {
       void navigate(-1);
       return;
@@ -202,7 +223,7 @@ export function usePhotoViewerState(): PhotoViewerState {
     next.delete(PHOTO_PARAM);
     const search = next.toString();
     void navigate(`${location.pathname}${search ? `?${search}` : ''}`, { replace: true });
-  }, [openedHere, navigate, location]);
+  }, [flushUrl, openedHere, navigate, location]);
 
   return { photoId, invalid: raw !== null && routed === null, sequence, show, close };
 }
