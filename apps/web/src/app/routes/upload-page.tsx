@@ -4,10 +4,9 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import type { Upload } from '@sitelog/shared';
-import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { Fact } from '@/components/fact';
 import { CollapsibleText } from '@/components/collapsible-text';
 import { PageHeader } from '@/components/page-header';
 import { Section } from '@/components/section';
@@ -35,19 +34,6 @@ function formatCaptureTime(value: string): string {
   const local = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(:\d{2})?(\.\d+)?$/.exec(value);
   if (local) return formatDateTime(`${local[1]}T${local[2]}${local[3] ?? ''}`);
   return formatDateTime(value);
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Box sx={{ minWidth: 0 }}>
-      <Typography component="dt" variant="caption" color="text.secondary">
-        {label}
-      </Typography>
-      <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
-        {children}
-      </Typography>
-    </Box>
-  );
 }
 
 function UploadView({ upload }: { upload: Upload }) {

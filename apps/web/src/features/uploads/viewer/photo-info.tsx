@@ -8,23 +8,11 @@ import Typography from '@mui/material/Typography';
 import type { Upload } from '@sitelog/shared';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { Fact } from '@/components/fact';
 import { formatExactTime } from '@/lib/format-photo-time';
 import { paths } from '@/lib/paths';
 import { uploadDisplayName } from '../components/upload-tiles';
 import { PersonAvatar } from '../components/person-avatar';
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Box sx={{ minWidth: 0 }}>
-      <Typography component="dt" variant="caption" color="text.secondary">
-        {label}
-      </Typography>
-      <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
-        {children}
-      </Typography>
-    </Box>
-  );
-}
 
 /**
  * What the viewer's info panel says about a photo: name, description, who, which project, when
