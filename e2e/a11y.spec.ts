@@ -64,7 +64,7 @@ for (const role of ['admin', 'member'] as const) {
     }
 
     if (role === 'admin') {
-      // The states that only exist after a click: the phone drawer and the photo enlarged.
+      // The states that only exist after a click: the phone drawer and the photo viewer.
       await scan('menu drawer (phones)', async () => {
         await page.goto('/');
         const toggle = page.getByRole('button', { name: 'Open menu' });
@@ -73,13 +73,18 @@ for (const role of ['admin', 'member'] as const) {
           await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
         }
       });
-      await scan('photo enlarged', async () => {
+      await scan('photo in the full-screen viewer, with its info', async () => {
         await page.goto(`/upload/${data.upload.id}`);
-        await page.getByRole('button', { name: `View ${data.upload.name} large` }).click();
-        await expect(page.getByRole('dialog', { name: data.upload.name })).toBeVisible();
-        // Scan the settled dialog: mid fade-in, axe blends the page behind a half-clear
-        // backdrop and reports a contrast that no user sees.
-        await expect(page.locator('.MuiBackdrop-root')).toHaveCSS('opacity', '1');
+        await page.getByRole('button', { name: `View ${data.upload.name} full screen` }).click();
+        const viewer = page.getByRole('dialog', { name: 'Photo viewer' });
+        await expect(viewer).toBeVisible();
+        const info = viewer.getByRole('complementary', { name: 'Photo info' });
+        if (!(await info.isVisible()))
+          await viewer.getByRole('button', { name: 'Show photo info' }).click();
+        await expect(info.getByRole('heading', { name: data.upload.name })).toBeVisible();
+        // Scan the settled viewer: mid fade-in, axe blends the page behind a half-clear backdrop
+        // and reports a contrast that no user sees.
+        await expect(page.locator('.yarl__portal')).toHaveCSS('opacity', '1');
       });
     }
 
