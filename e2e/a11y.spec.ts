@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { expect, signIn, test, type Account } from './fixtures.js';
 import {
@@ -9,28 +8,13 @@ import {
   type SpecRoute,
   type WalkData,
 } from './spec-routes.js';
+import { seriousViolations } from './axe.js';
 
 /**
  * axe-core on every screen of the spec: no serious or critical violation. Desktop and (through
  * the @phone tag) 375 px; the member's view is scanned where it differs from the admin's.
  * Then a keyboard-only journey.
  */
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id} (${violation.impact}): ${violation.help}\n` +
-        violation.nodes
-          .slice(0, 5)
-          .map(
-            (node) => `    ${node.target.join(' ')}: ${node.failureSummary?.split('\n').join(' ')}`,
-          )
-          .join('\n'),
-    );
-}
 
 for (const role of ['admin', 'member'] as const) {
   test(`every screen passes axe as ${role} @phone`, async ({ page, admin, member, request }) => {

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, signIn, test } from './fixtures.js';
 import { loadWalkData, type WalkData } from './spec-routes.js';
+import { seriousViolations } from './axe.js';
 
 /**
  * Dark mode (issue 13, §5): the app follows the system's colour scheme, the profile menu's
@@ -28,22 +28,6 @@ const pageBackground = (page: Page) =>
 /** What the page says its colour scheme is (CssBaseline sets `color-scheme` on <html>). */
 const colorScheme = (page: Page) =>
   page.evaluate(() => getComputedStyle(document.documentElement).colorScheme);
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id} (${violation.impact}): ${violation.help}\n` +
-        violation.nodes
-          .slice(0, 5)
-          .map(
-            (node) => `    ${node.target.join(' ')}: ${node.failureSummary?.split('\n').join(' ')}`,
-          )
-          .join('\n'),
-    );
-}
 
 async function screenshot(page: Page, theme: 'dark' | 'light', name: string) {
   if (theme !== 'dark') return;

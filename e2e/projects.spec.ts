@@ -189,11 +189,14 @@ test.describe('projects', () => {
       await expect(page.getByRole('status')).toHaveCount(0);
       expect(await scrollsSideways(page), `${path} scrolls sideways`).toBe(false);
     }
-    // The table scrolls inside its own box instead; a tap on this spec's row opens it.
+    // All projects: a card list on a phone, else the table (scrolling inside its own box); a
+    // tap on this spec's project opens it.
     await page.goto('/projects/all');
-    const table = page.getByRole('table', { name: 'All projects' });
-    await expect(table).toBeVisible();
-    await table.getByRole('row').filter({ hasText: project.name }).click();
+    const narrow = (page.viewportSize()?.width ?? 0) < 600;
+    const list = narrow
+      ? page.getByRole('list', { name: 'All projects' }).getByRole('listitem')
+      : page.getByRole('table', { name: 'All projects' }).getByRole('row');
+    await list.filter({ hasText: project.name }).first().click();
     await expect(page).toHaveURL(new RegExp(`/project/${project.id}$`));
   });
 });

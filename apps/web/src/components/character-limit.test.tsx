@@ -41,8 +41,8 @@ describe('LimitedTextField', () => {
     expect(document.getElementById(describedBy ?? '')).toHaveTextContent('90 / 120');
     // And a polite live region says it in words, once, after the pause.
     expect(await screen.findByText('30 characters left', {}, { timeout: 3000 })).toHaveAttribute(
-      'role',
-      'status',
+      'aria-live',
+      'polite',
     );
     type('a'.repeat(119));
     expect(await screen.findByText('1 character left', {}, { timeout: 3000 })).toBeInTheDocument();

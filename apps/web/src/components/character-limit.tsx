@@ -70,7 +70,9 @@ export function useCharacterLimit(
       message
     ),
     status: (
-      <Box component="span" role="status" sx={visuallyHidden}>
+      // A live region, not role="status": that role means "something is loading" to the pages'
+      // own checks, and the count is no such thing.
+      <Box component="span" aria-live="polite" aria-atomic="true" sx={visuallyHidden}>
         {spoken}
       </Box>
     ),
