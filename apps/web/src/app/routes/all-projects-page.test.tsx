@@ -319,6 +319,22 @@ describe('/projects/all', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/project/2'));
   });
 
+  it('keeps a filter typed just before choosing a sort: both land in the address', async () => {
+    phoneWidth();
+    const { user, router } = renderApp('/projects/all', {
+      signedInAs: member,
+      api: { 'GET /api/project/all/list': { body: rows } },
+    });
+    await screen.findByRole('list', { name: 'All projects' });
+    // Typed, and the Sort by select chosen before the typing pause has written the filter:
+    // leaving the box writes it, then the sort is written in the same moment.
+    await user.type(screen.getByLabelText('Filter projects'), 'germany');
+    await user.selectOptions(screen.getByLabelText('Sort by'), 'Name');
+    await waitFor(() => expect(router.state.location.search).toBe('?q=germany&sort=name&dir=asc'));
+    expect(screen.getByLabelText('Order')).toHaveDisplayValue('A to Z');
+    expect(cardNames()).toEqual(['Canopy Renewal', 'Riverside Apartments']);
+  });
+
   it('on a phone renders one page of cards at a time', async () => {
     phoneWidth();
     const many = Array.from({ length: 1_000 }, (_, i) =>

@@ -85,18 +85,20 @@ function useTableState() {
     ? perPageParam
     : (rowsPerPageOptions[0] ?? 25);
 
-  const update = (changes: Record<string, string | null>) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const [key, value] of Object.entries(changes)) {
-          if (value === null || value === '') next.delete(key);
-          else next.set(key, value);
-        }
-        return next;
-      },
-      { replace: true },
-    );
+  // Two writes in one event (leaving the filter box for the Sort by select writes the filter,
+  // then the sort) must both land: the router's functional update hands each the parameters of
+  // the last render, so the second would drop the first. Each write starts from the last one.
+  const written = useRef<{ from: URLSearchParams; to: URLSearchParams } | null>(null);
+  const update = (changes: Record<string, string | null>) => {
+    const base = written.current?.from === params ? written.current.to : params;
+    const next = new URLSearchParams(base);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null || value === '') next.delete(key);
+      else next.set(key, value);
+    }
+    written.current = { from: params, to: next };
+    setParams(next, { replace: true });
+  };
 
   // The filter box is local state (a navigation per keystroke would drop fast typing); it is
   // written to the address once typing pauses, and follows the address when that changes from
