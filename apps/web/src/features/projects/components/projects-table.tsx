@@ -14,13 +14,14 @@ import TextField from '@mui/material/TextField';
 import type { Theme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import {
+  type KeyboardEvent,
+  type MouseEvent,
   useDeferredValue,
   useEffect,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
-  type KeyboardEvent,
-  type MouseEvent,
 } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '@/lib/paths';
@@ -85,18 +86,22 @@ function useTableState() {
     ? perPageParam
     : (rowsPerPageOptions[0] ?? 25);
 
-  // Two writes in one event (leaving the filter box for the Sort by select writes the filter,
-  // then the sort) must both land: the router's functional update hands each the parameters of
-  // the last render, so the second would drop the first. Each write starts from the last one.
-  const written = useRef<{ from: URLSearchParams; to: URLSearchParams } | null>(null);
+  // Every write starts from the address as the last write left it, never from the parameters
+  // of the render that made the callback: the filter is written by a timer set at the last
+  // keystroke, and a sort chosen in the meantime would be dropped by a write from then (the
+  // router's functional update hands it that render's parameters too). Two writes in one event
+  // (leaving the filter box for a select) compose the same way.
+  const latest = useRef(params);
+  useLayoutEffect(() => {
+    latest.current = params;
+  }, [params]);
   const update = (changes: Record<string, string | null>) => {
-    const base = written.current?.from === params ? written.current.to : params;
-    const next = new URLSearchParams(base);
+    const next = new URLSearchParams(latest.current);
     for (const [key, value] of Object.entries(changes)) {
       if (value === null || value === '') next.delete(key);
       else next.set(key, value);
     }
-    written.current = { from: params, to: next };
+    latest.current = next;
     setParams(next, { replace: true });
   };
 
