@@ -205,6 +205,17 @@ export function seedConfig(dataDir: string) {
   });
 }
 
+/** Signs a seeded account in on a running app (the factories' password) and answers its token. */
+export async function benchToken(origin: string, email: string): Promise<string> {
+  const login = await fetch(`${origin}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login: { email, password: DEFAULT_PASSWORD } }),
+  });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
+  return ((await login.json()) as { token: string }).token;
+}
+
 export interface Server {
   port: number;
   process: ChildProcess;

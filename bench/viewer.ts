@@ -25,10 +25,10 @@ import path from 'node:path';
 import { chromium, type Browser } from 'playwright';
 import sharp from 'sharp';
 import { createDatabase, migrateToLatest } from '../apps/server/src/db/database.js';
-import { buildProject, buildUser, DEFAULT_PASSWORD } from '../apps/server/test/factories.js';
+import { buildProject, buildUser } from '../apps/server/test/factories.js';
 import { photoJpeg } from '../apps/server/test/images.js';
 import { chromiumFlags, chromiumPath } from '../e2e/chromium.js';
-import { pinning, seedConfig, startAppProcess, type Server } from './http.js';
+import { benchToken, pinning, seedConfig, startAppProcess, type Server } from './http.js';
 import { isMain, loadAverage, median } from './measure.js';
 import { pinSelf } from './queue.js';
 import { atMost, formatTable, measured, millis, times, type Row } from './table.js';
@@ -149,13 +149,7 @@ export async function measureViewer(
       [/place search (ready|could not)/],
     );
     const origin = `http://127.0.0.1:${server.port}`;
-    const login = await fetch(`${origin}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ login: { email: user.email, password: DEFAULT_PASSWORD } }),
-    });
-    if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
-    const { token } = (await login.json()) as { token: string };
+    const token = await benchToken(origin, user.email);
     progress(`viewer: uploading ${options.rounds + 1} photos…`);
     const photos = await uploadPhotos(origin, token, projectId, options.rounds + 1);
 

@@ -8,7 +8,7 @@ import Card from '@mui/material/Card';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { memo, useId } from 'react';
+import { memo, useId, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { OverflowTooltip, overflowText } from '@/components/overflow-tooltip';
 import { paths } from '@/lib/paths';
@@ -34,6 +34,22 @@ function ToneIcon({ tone }: { tone: PhotoTone }) {
   if (tone === 'refused' || tone === 'failed') return <ErrorOutline sx={sx} />;
   if (tone === 'waiting') return <CloudOffOutlined sx={sx} />;
   return <ScheduleOutlined sx={sx} />;
+}
+
+/** A link cut to one line with an ellipsis, shown whole in a tooltip on hover and focus. */
+function CutLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    // The link holds the ellipsis itself, so its tooltip can tell it is cut.
+    <OverflowTooltip>
+      <RouterLink
+        to={to}
+        style={{ color: 'inherit', display: 'block', overflow: 'hidden', textOverflow: 'ellipsis' }}
+        {...overflowText}
+      >
+        {children}
+      </RouterLink>
+    </OverflowTooltip>
+  );
 }
 
 /** The name a queued photo will have: what was typed, or what the server named it. */
@@ -69,41 +85,14 @@ export const QueuedPhotoCard = memo(function QueuedPhotoCard({
       <Stack spacing={0.5} sx={{ px: 1, py: 0.75, minWidth: 0, flexGrow: 1 }}>
         <Typography id={labelId} variant="body2" noWrap sx={{ fontWeight: 500 }}>
           {photo.uploadId !== null ? (
-            // The link holds the ellipsis itself, so its tooltip can tell it is cut.
-            <OverflowTooltip>
-              <RouterLink
-                to={paths.upload(photo.uploadId)}
-                style={{
-                  color: 'inherit',
-                  display: 'block',
-                  overflow: 'hidden',
-                  textOverflow: 'ellipsis',
-                }}
-                {...overflowText}
-              >
-                {name}
-              </RouterLink>
-            </OverflowTooltip>
+            <CutLink to={paths.upload(photo.uploadId)}>{name}</CutLink>
           ) : (
             name
           )}
         </Typography>
         {showProject ? (
           <Typography variant="caption" color="text.secondary" noWrap component="p">
-            <OverflowTooltip>
-              <RouterLink
-                to={paths.project(photo.projectId)}
-                style={{
-                  color: 'inherit',
-                  display: 'block',
-                  overflow: 'hidden',
-                  textOverflow: 'ellipsis',
-                }}
-                {...overflowText}
-              >
-                {photo.projectName}
-              </RouterLink>
-            </OverflowTooltip>
+            <CutLink to={paths.project(photo.projectId)}>{photo.projectName}</CutLink>
           </Typography>
         ) : null}
         <Stack
