@@ -7,3 +7,4 @@ export * from './projects.js';
 export * from './places.js';
 export * from './uploads.js';
 export * from './users.js';
+export * from './search.js';

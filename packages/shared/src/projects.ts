@@ -19,6 +19,12 @@ export const projectSchema = z.object({
   lastUploads: z.array(uploadThumbSchema),
   isFavorited: z.boolean(),
   isFollowed: z.boolean(),
+  /**
+   * Not in the spec's shape (optional, added): when the project was archived and by whom, or null
+   * while it is open. An archived project is read-only: no uploads, edits, bookmarks or follows.
+   */
+  archivedAt: z.string().nullable().optional(),
+  archivedBy: personRefSchema.nullable().optional(),
 });
 export type Project = z.infer<typeof projectSchema>;
 export const projectListSchema = z.array(projectSchema);

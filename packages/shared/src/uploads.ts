@@ -15,7 +15,8 @@ export const uploadSchema = z.object({
   formatedHeight: z.number().int(),
   originalLink: z.string(),
   creator: personRefSchema,
-  project: z.object({ id: z.number().int(), name: z.string() }),
+  /** `archived` (optional, added to the spec's shape): the project is archived, the photo read-only. */
+  project: z.object({ id: z.number().int(), name: z.string(), archived: z.boolean().optional() }),
   /**
    * When the photo was taken (EXIF), ISO 8601, or null when the photo does not say. If the camera
    * recorded its UTC offset, an instant in UTC ending in `Z` ("2024-05-05T21:08:09.000Z"): show it
