@@ -84,6 +84,12 @@ export function findProfileById(db: Database, id: number) {
   return db.selectFrom('users').select(profileColumns).where('id', '=', id).executeTakeFirst();
 }
 
+/** The profiles of these members (any order; unknown ids are left out). */
+export function findProfilesByIds(db: Database, ids: number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('users').select(profileColumns).where('id', 'in', ids).execute();
+}
+
 /** Every member with the stored counts, by name (a team is small; one query, no scan of uploads). */
 export function listProfiles(db: Database) {
   return db

@@ -167,6 +167,11 @@ export async function getProfile(deps: Pick<UsersDeps, 'db'>, id: number): Promi
   return toProfile(row);
 }
 
+/** For search: the profiles of these members, in any order (unknown ids are left out). */
+export async function getProfiles(deps: Pick<UsersDeps, 'db'>, ids: number[]): Promise<Profile[]> {
+  return (await repo.findProfilesByIds(deps.db, ids)).map(toProfile);
+}
+
 /**
  * The team page: every member, active and deactivated, admins included (they are part of the
  * team too; only the admin's user-management list hides them). `count` is the number of profiles.

@@ -1,0 +1,230 @@
+import { sql, SqliteAdapter, type Kysely } from 'kysely';
+
+// Frozen: never edit a migration that has shipped; add a new one.
+//
+// Full-text search over projects, uploads and people. One row per searchable thing in
+// `search_documents` (kind + ref_id), with a `title` (the name: ranked higher) and a `body` (the
+// rest: a project's location and description; an upload's description, its project's name and
+// its author's name; nothing for a person). The database keeps the rows in step itself, with
+// triggers on projects, uploads and users, inside the transaction that changes them: renaming a
+// project rewrites its uploads' documents, renaming a member those of their uploads.
+//
+// SQLite: an FTS5 external-content table over search_documents (unicode61 tokenizer with
+// diacritics removed, prefix indexes of 2 and 3 characters), kept in step by the documented
+// triggers on search_documents.
+// PostgreSQL: a `document` tsvector column (the title weighted A, the body B) computed by a
+// trigger from the text folded by `search_fold` (unaccent, lower case, punctuation to spaces so
+// the `simple` parser sees the same words as SQLite's tokenizer), with a GIN index.
+
+const UPLOAD_BODY_SQLITE = (u: string) => `${u}.description
+  || ' ' || coalesce((select p.name from projects p where p.id = ${u}.project_id), '')
+  || ' ' || coalesce((select c.firstname || ' ' || c.lastname from users c where c.id = ${u}.creator_id), '')`;
+
+const sqliteStatements = [
+  `create table search_documents (
+     id integer primary key,
+     kind varchar(16) not null,
+     ref_id integer not null,
+     title text not null,
+     body text not null,
+     unique (kind, ref_id)
+   )`,
+  `create virtual table search_fts using fts5(
+     title, body,
+     content = 'search_documents', content_rowid = 'id',
+     tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+   )`,
+  `create trigger search_documents_ai after insert on search_documents begin
+     insert into search_fts (rowid, title, body) values (new.id, new.title, new.body);
+   end`,
+  `create trigger search_documents_ad after delete on search_documents begin
+     insert into search_fts (search_fts, rowid, title, body)
+       values ('delete', old.id, old.title, old.body);
+   end`,
+  `create trigger search_documents_au after update on search_documents begin
+     insert into search_fts (search_fts, rowid, title, body)
+       values ('delete', old.id, old.title, old.body);
+     insert into search_fts (rowid, title, body) values (new.id, new.title, new.body);
+   end`,
+  `create trigger projects_search_ai after insert on projects begin
+     insert into search_documents (kind, ref_id, title, body)
+       values ('project', new.id, new.name, new.location || ' ' || new.description);
+   end`,
+  `create trigger projects_search_au after update of name, location, description on projects
+   begin
+     update search_documents set title = new.name, body = new.location || ' ' || new.description
+       where kind = 'project' and ref_id = new.id;
+   end`,
+  `create trigger projects_search_au_name after update of name on projects
+   when old.name is not new.name begin
+     update search_documents
+       set body = (select ${UPLOAD_BODY_SQLITE('u')} from uploads u
+                   where u.id = search_documents.ref_id)
+       where kind = 'upload' and ref_id in (select id from uploads where project_id = new.id);
+   end`,
+  `create trigger projects_search_ad after delete on projects begin
+     delete from search_documents where kind = 'project' and ref_id = old.id;
+   end`,
+  `create trigger uploads_search_ai after insert on uploads begin
+     insert into search_documents (kind, ref_id, title, body)
+       values ('upload', new.id, new.name, ${UPLOAD_BODY_SQLITE('new')});
+   end`,
+  `create trigger uploads_search_au after update of name, description, project_id on uploads
+   begin
+     update search_documents set title = new.name, body = ${UPLOAD_BODY_SQLITE('new')}
+       where kind = 'upload' and ref_id = new.id;
+   end`,
+  `create trigger uploads_search_ad after delete on uploads begin
+     delete from search_documents where kind = 'upload' and ref_id = old.id;
+   end`,
+  `create trigger users_search_ai after insert on users begin
+     insert into search_documents (kind, ref_id, title, body)
+       values ('person', new.id, new.firstname || ' ' || new.lastname, '');
+   end`,
+  `create trigger users_search_au after update of firstname, lastname on users
+   when old.firstname is not new.firstname or old.lastname is not new.lastname begin
+     update search_documents set title = new.firstname || ' ' || new.lastname
+       where kind = 'person' and ref_id = new.id;
+     update search_documents
+       set body = (select ${UPLOAD_BODY_SQLITE('u')} from uploads u
+                   where u.id = search_documents.ref_id)
+       where kind = 'upload' and ref_id in (select id from uploads where creator_id = new.id);
+   end`,
+  `create trigger users_search_ad after delete on users begin
+     delete from search_documents where kind = 'person' and ref_id = old.id;
+   end`,
+];
+
+/** ASCII and common Unicode punctuation, symbols and spaces: what separates words. */
+const SEPARATORS =
+  '[[:space:]\\u0021-\\u002f\\u003a-\\u0040\\u005b-\\u0060\\u007b-\\u007e\\u00a0-\\u00bf\\u00d7\\u00f7\\u2000-\\u206f\\u2190-\\u2bff\\u2e00-\\u2e7f\\u3000-\\u303f\\uff01-\\uff0f]+';
+
+const UPLOAD_BODY_PG = (u: string) => `${u}.description
+  || ' ' || coalesce((select p.name from projects p where p.id = ${u}.project_id), '')
+  || ' ' || coalesce((select c.firstname || ' ' || c.lastname from users c where c.id = ${u}.creator_id), '')`;
+
+const postgresStatements = [
+  `create extension if not exists unaccent`,
+  `create function search_fold(text) returns text language sql immutable parallel safe as $$
+     select regexp_replace(lower(public.unaccent('public.unaccent'::regdictionary, $1)),
+                           '${SEPARATORS}', ' ', 'g')
+   $$`,
+  `create table search_documents (
+     id serial primary key,
+     kind varchar(16) not null,
+     ref_id integer not null,
+     title text not null,
+     body text not null,
+     document tsvector not null,
+     unique (kind, ref_id)
+   )`,
+  `create index search_documents_document_idx on search_documents using gin (document)`,
+  `create function search_documents_vector() returns trigger language plpgsql as $$
+   begin
+     new.document := setweight(to_tsvector('simple', search_fold(new.title)), 'A')
+                  || setweight(to_tsvector('simple', search_fold(new.body)), 'B');
+     return new;
+   end $$`,
+  `create trigger search_documents_vector before insert or update of title, body
+     on search_documents for each row execute function search_documents_vector()`,
+  `create function projects_search() returns trigger language plpgsql as $$
+   begin
+     if tg_op = 'INSERT' then
+       insert into search_documents (kind, ref_id, title, body)
+         values ('project', new.id, new.name, new.location || ' ' || new.description);
+     elsif tg_op = 'UPDATE' then
+       if (new.name, new.location, new.description)
+          is distinct from (old.name, old.location, old.description) then
+         update search_documents set title = new.name, body = new.location || ' ' || new.description
+           where kind = 'project' and ref_id = new.id;
+       end if;
+       if new.name is distinct from old.name then
+         update search_documents d set body = ${UPLOAD_BODY_PG('u')}
+           from uploads u where d.kind = 'upload' and d.ref_id = u.id and u.project_id = new.id;
+       end if;
+     else
+       delete from search_documents where kind = 'project' and ref_id = old.id;
+     end if;
+     return null;
+   end $$`,
+  `create trigger projects_search after insert or update or delete on projects
+     for each row execute function projects_search()`,
+  `create function uploads_search() returns trigger language plpgsql as $$
+   begin
+     if tg_op = 'INSERT' then
+       insert into search_documents (kind, ref_id, title, body)
+         values ('upload', new.id, new.name, ${UPLOAD_BODY_PG('new')});
+     elsif tg_op = 'UPDATE' then
+       if (new.name, new.description, new.project_id)
+          is distinct from (old.name, old.description, old.project_id) then
+         update search_documents set title = new.name, body = ${UPLOAD_BODY_PG('new')}
+           where kind = 'upload' and ref_id = new.id;
+       end if;
+     else
+       delete from search_documents where kind = 'upload' and ref_id = old.id;
+     end if;
+     return null;
+   end $$`,
+  `create trigger uploads_search after insert or update or delete on uploads
+     for each row execute function uploads_search()`,
+  `create function users_search() returns trigger language plpgsql as $$
+   begin
+     if tg_op = 'INSERT' then
+       insert into search_documents (kind, ref_id, title, body)
+         values ('person', new.id, new.firstname || ' ' || new.lastname, '');
+     elsif tg_op = 'UPDATE' then
+       if (new.firstname, new.lastname) is distinct from (old.firstname, old.lastname) then
+         update search_documents set title = new.firstname || ' ' || new.lastname
+           where kind = 'person' and ref_id = new.id;
+         update search_documents d set body = ${UPLOAD_BODY_PG('u')}
+           from uploads u where d.kind = 'upload' and d.ref_id = u.id and u.creator_id = new.id;
+       end if;
+     else
+       delete from search_documents where kind = 'person' and ref_id = old.id;
+     end if;
+     return null;
+   end $$`,
+  `create trigger users_search after insert or update or delete on users
+     for each row execute function users_search()`,
+];
+
+/** The rows that exist before the migration get their documents (the triggers take it from here). */
+const backfill = (uploadBody: string) => [
+  `insert into search_documents (kind, ref_id, title, body)
+     select 'project', id, name, location || ' ' || description from projects`,
+  `insert into search_documents (kind, ref_id, title, body)
+     select 'person', id, firstname || ' ' || lastname, '' from users`,
+  `insert into search_documents (kind, ref_id, title, body)
+     select 'upload', u.id, u.name, ${uploadBody} from uploads u`,
+];
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+  const statements = sqlite
+    ? [...sqliteStatements, ...backfill(UPLOAD_BODY_SQLITE('u'))]
+    : [...postgresStatements, ...backfill(UPLOAD_BODY_PG('u'))];
+  for (const statement of statements) await sql.raw(statement).execute(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+  const drops = sqlite
+    ? [
+        ...['projects', 'uploads', 'users'].flatMap((t) =>
+          ['ai', 'au', 'ad'].map((e) => `drop trigger if exists ${t}_search_${e}`),
+        ),
+        'drop trigger if exists projects_search_au_name',
+        'drop table search_fts',
+        'drop table search_documents',
+      ]
+    : [
+        ...['projects', 'uploads', 'users'].flatMap((t) => [
+          `drop trigger if exists ${t}_search on ${t}`,
+          `drop function if exists ${t}_search()`,
+        ]),
+        'drop table search_documents',
+        'drop function if exists search_documents_vector()',
+        'drop function if exists search_fold(text)',
+      ];
+  for (const statement of drops) await sql.raw(statement).execute(db);
+}

@@ -1,0 +1,118 @@
+import { sql, type RawBuilder } from 'kysely';
+import { isSqlite, type Database } from '../../db/database.js';
+import { fts5Match } from './search.terms.js';
+
+export type SearchKind = 'project' | 'upload' | 'person';
+
+/** Where a page continues: after this hit in (score desc, at desc, id desc) order. */
+export interface SearchCursor {
+  score: number;
+  at: string;
+  id: number;
+}
+
+export type SearchHit = SearchCursor;
+
+export interface UploadFilters {
+  projectId?: number;
+  authorId?: number;
+  /** Inclusive days (YYYY-MM-DD) of the upload or capture time, as `by` says. */
+  from?: string;
+  to?: string;
+  by: 'uploaded' | 'captured';
+}
+
+export interface SearchPage {
+  terms: string[];
+  /** Include archived projects and their uploads. */
+  archived: boolean;
+  limit: number;
+  after?: SearchCursor;
+  uploads?: UploadFilters;
+}
+
+/** What each kind joins, which time is its recency, and which filters apply. */
+function kindSql(kind: SearchKind, page: SearchPage) {
+  const where: RawBuilder<unknown>[] = [];
+  if (kind === 'project') {
+    if (!page.archived) where.push(sql`p.archived_at is null`);
+    return {
+      join: sql`join projects p on p.id = d.ref_id`,
+      id: sql`p.id`,
+      at: sql`p.updated_at`,
+      where,
+    };
+  }
+  if (kind === 'person') {
+    return {
+      join: sql`join users m on m.id = d.ref_id`,
+      id: sql`m.id`,
+      at: sql`m.updated_at`,
+      where,
+    };
+  }
+  const f = page.uploads;
+  if (!page.archived) where.push(sql`p.archived_at is null`);
+  if (f?.projectId !== undefined) where.push(sql`u.project_id = ${f.projectId}`);
+  if (f?.authorId !== undefined) where.push(sql`u.creator_id = ${f.authorId}`);
+  const time = f?.by === 'captured' ? sql`u.captured_at` : sql`u.created_at`;
+  if (f?.by === 'captured' && (f.from !== undefined || f.to !== undefined))
+    where.push(sql`u.captured_at is not null`);
+  // ISO text: the first ten characters are the day (UTC for upload times, the camera's day for
+  // capture times).
+  if (f?.from !== undefined) where.push(sql`substr(${time}, 1, 10) >= ${f.from}`);
+  if (f?.to !== undefined) where.push(sql`substr(${time}, 1, 10) <= ${f.to}`);
+  return {
+    join: sql`join uploads u on u.id = d.ref_id join projects p on p.id = u.project_id`,
+    id: sql`u.id`,
+    at: sql`u.created_at`,
+    where,
+  };
+}
+
+/**
+ * The terms as a tsquery of prefixes, ANDed. The words are folded by the same `search_fold` as
+ * the documents (unaccent can turn a letter into punctuation: "⑻" into "(8)", which then splits
+ * as it does in a document), and each is quoted, so nothing in them is tsquery syntax.
+ */
+const tsQuery = (terms: string[]) =>
+  sql`select to_tsquery('simple', coalesce(string_agg('''' || w || ''':*', ' & '), '')) as query
+    from regexp_split_to_table(trim(search_fold(${terms.join(' ')})), ' +') as w
+    where w <> ''`;
+
+const and = (parts: RawBuilder<unknown>[]) =>
+  parts.length === 0 ? sql`` : sql` and ${sql.join(parts, sql` and `)}`;
+
+/**
+ * One page of one kind's matches, best first: relevance (FTS5's bm25 with the name weighted 4×
+ * the rest on SQLite, `ts_rank` with the name weighted A on PostgreSQL, rounded to 6 places so a
+ * cursor can name a score exactly), then recency, then id. Answers `limit + 1` hits so the caller
+ * knows whether there is a next page.
+ */
+export async function findMatches(
+  db: Database,
+  kind: SearchKind,
+  page: SearchPage,
+): Promise<SearchHit[]> {
+  if (page.terms.length === 0) return [];
+  const k = kindSql(kind, page);
+  const matches = isSqlite(db)
+    ? sql`select ${k.id} as id, round(-bm25(search_fts, 4.0, 1.0), 6) as score, ${k.at} as at
+        from search_fts
+        join search_documents d on d.id = search_fts.rowid
+        ${k.join}
+        where search_fts match ${fts5Match(page.terms)} and d.kind = ${kind}${and(k.where)}`
+    : sql`select ${k.id} as id, round(ts_rank(d.document, q.query)::numeric, 6)::float8 as score,
+          ${k.at} as at
+        from (${tsQuery(page.terms)}) q
+        join search_documents d on d.document @@ q.query
+        ${k.join}
+        where d.kind = ${kind}${and(k.where)}`;
+  const a = page.after;
+  const keyset = a
+    ? sql`where score < ${a.score} or (score = ${a.score} and (at < ${a.at} or (at = ${a.at} and id < ${a.id})))`
+    : sql``;
+  const result = await sql<SearchHit>`select id, score, at from (${matches}) hits ${keyset}
+    order by score desc, at desc, id desc limit ${page.limit + 1}`.execute(db);
+  return result.rows.map((r) => ({ id: Number(r.id), score: Number(r.score), at: r.at }));
+}

@@ -1,0 +1,109 @@
+import type { searchQuerySchema, SearchResponse } from '@sitelog/shared';
+import type { z } from 'zod';
+import { badRequest } from '../../errors.js';
+import type { AuthUser } from '../auth/auth.service.js';
+import { getProjects, type ProjectsDeps } from '../projects/projects.service.js';
+import { getUploads } from '../uploads/uploads.service.js';
+import { getProfiles } from '../users/users.service.js';
+import * as repo from './search.repository.js';
+import { searchTerms } from './search.terms.js';
+
+export type SearchDeps = ProjectsDeps;
+type SearchQuery = z.output<typeof searchQuerySchema>;
+
+const kinds = { projects: 'project', uploads: 'upload', people: 'person' } as const;
+type Section = keyof typeof kinds;
+
+// ---- cursors -------------------------------------------------------------------------------
+
+/** A page's cursor: the section's letter and the last hit, as base64url JSON. Opaque to clients. */
+function encodeCursor(section: Section, hit: repo.SearchCursor): string {
+  return Buffer.from(JSON.stringify([section[0], hit.score, hit.at, hit.id])).toString('base64url');
+}
+
+const badCursor = () =>
+  badRequest('before is not a cursor from a previous page of this search.', 'bad_cursor');
+
+function decodeCursor(section: Section, cursor: string): repo.SearchCursor {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw badCursor();
+  }
+  if (!Array.isArray(value) || value.length !== 4) throw badCursor();
+  const [letter, score, at, id] = value as unknown[];
+  if (
+    letter !== section[0] ||
+    typeof score !== 'number' ||
+    !Number.isFinite(score) ||
+    typeof at !== 'string' ||
+    at.length > 40 ||
+    typeof id !== 'number' ||
+    !Number.isSafeInteger(id)
+  )
+    throw badCursor();
+  return { score, at, id };
+}
+
+// ---- search --------------------------------------------------------------------------------
+
+/** Orders `items` as `ids` (hydration answers rows in any order; a row gone meanwhile is left out). */
+function inOrder<T extends { id: number }>(ids: number[], items: T[]): T[] {
+  const byId = new Map(items.map((item) => [item.id, item]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+async function searchSection<S extends Section>(
+  deps: SearchDeps,
+  section: S,
+  terms: string[],
+  query: SearchQuery,
+) {
+  const hits = await repo.findMatches(deps.db, kinds[section], {
+    terms,
+    archived: query.archived,
+    limit: query.limit,
+    after: query.before === undefined ? undefined : decodeCursor(section, query.before),
+    uploads: {
+      projectId: query.project,
+      authorId: query.author,
+      from: query.from,
+      to: query.to,
+      by: query.by,
+    },
+  });
+  const page = hits.slice(0, query.limit);
+  const last = page.at(-1);
+  const next = hits.length > query.limit && last ? encodeCursor(section, last) : null;
+  const ids = page.map((h) => h.id);
+  return { ids, next };
+}
+
+/**
+ * Searches the sections `query.type` names (each page's hits best first), then reads the hits
+ * through their own modules, so a search result is the same Project, Upload or Profile every
+ * other call answers.
+ */
+export async function search(
+  deps: SearchDeps,
+  query: SearchQuery,
+  viewer: AuthUser,
+): Promise<SearchResponse> {
+  const terms = searchTerms(query.q);
+  const wanted = (section: Section) => query.type === 'all' || query.type === section;
+  const response: SearchResponse = {};
+  if (wanted('projects')) {
+    const { ids, next } = await searchSection(deps, 'projects', terms, query);
+    response.projects = { items: inOrder(ids, await getProjects(deps, ids, viewer)), next };
+  }
+  if (wanted('uploads')) {
+    const { ids, next } = await searchSection(deps, 'uploads', terms, query);
+    response.uploads = { items: inOrder(ids, await getUploads(deps, ids, viewer)), next };
+  }
+  if (wanted('people')) {
+    const { ids, next } = await searchSection(deps, 'people', terms, query);
+    response.people = { items: inOrder(ids, await getProfiles(deps, ids)), next };
+  }
+  return response;
+}
