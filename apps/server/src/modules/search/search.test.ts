@@ -282,6 +282,33 @@ describe('the index follows every write', () => {
     expect(ids((await search({ q: 'okafor', type: 'people' })).people)).toEqual([person]);
     expect(ids((await search({ q: 'okafor scaffold', type: 'uploads' })).uploads)).toEqual([photo]);
   });
+
+  it('forgets a project and a member removed from the database', async () => {
+    // No call deletes projects or members (they are archived and deactivated); the triggers
+    // cover a removal all the same, e.g. by a restore or an operator.
+    const loner = await buildUser(ctx, { firstname: 'Wendeline', lastname: 'Trubshaw' });
+    const empty = await buildProject(ctx, { creatorId: loner.id, name: 'Vanishing Kiosk' });
+    expect(ids((await search({ q: 'vanishing kiosk', type: 'projects' })).projects)).toEqual([
+      empty.id,
+    ]);
+    expect(ids((await search({ q: 'trubshaw', type: 'people' })).people)).toEqual([loner.id]);
+    await ctx.db.deleteFrom('projects').where('id', '=', empty.id).execute();
+    await ctx.db.deleteFrom('sessions').where('user_id', '=', loner.id).execute();
+    await ctx.db.deleteFrom('users').where('id', '=', loner.id).execute();
+    expect(ids((await search({ q: 'vanishing', type: 'projects' })).projects)).toEqual([]);
+    expect(ids((await search({ q: 'trubshaw', type: 'people' })).people)).toEqual([]);
+    const left = await ctx.db
+      .selectFrom('search_documents')
+      .select('id')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('kind', '=', 'project'), eb('ref_id', '=', empty.id)]),
+          eb.and([eb('kind', '=', 'person'), eb('ref_id', '=', loner.id)]),
+        ]),
+      )
+      .execute();
+    expect(left).toEqual([]);
+  });
 });
 
 describe('upload filters', () => {
