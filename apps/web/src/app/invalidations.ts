@@ -33,3 +33,14 @@ export const afterProjectEdit = (): QueryKey[] => [
   uploadKeys.details(),
   mapKeys.projects(),
 ];
+
+/**
+ * A project was archived or restored: the member's project lists (it leaves or rejoins them),
+ * its photos wherever they are shown (their "Archived" mark, and the feeds that leave out an
+ * archived project's photos), and the maps (its pin).
+ */
+export const afterProjectArchive = (): QueryKey[] => [
+  userKeys.allMemberProjects(),
+  uploadKeys.all,
+  mapKeys.all,
+];

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonError } from '@/test/mock-api';
-import { member, renderApp } from '@/test/render-app';
+import { admin, member, renderApp } from '@/test/render-app';
 import { makeProject } from '@/features/projects/test/make-project';
 
 const byOther = makeProject({ id: 7, creator: { id: 3, firstname: 'Aisha', lastname: 'Okafor' } });
@@ -264,6 +264,176 @@ describe('/project/{id}', () => {
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     expect(
       await screen.findByRole('heading', { level: 1, name: byOther.name }),
+    ).toBeInTheDocument();
+  });
+});
+
+describe('/project/{id}: archive and restore', () => {
+  const archivedAt = '2026-11-21T10:00:00.000Z';
+  const archivedBy = { id: admin.id, firstname: admin.firstname, lastname: admin.lastname };
+  const archivedOf = (project: typeof byOther) => ({ ...project, archivedAt, archivedBy });
+
+  it('offers ARCHIVE PROJECT to the creator and to an admin, never to another member', async () => {
+    const first = renderApp('/project/7', {
+      signedInAs: member,
+      api: { 'GET /api/project/id/7': { body: byOther }, ...noUploads },
+    });
+    await screen.findByRole('heading', { level: 1, name: byOther.name });
+    expect(screen.getByRole('button', { name: 'Bookmark' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Archive project' })).not.toBeInTheDocument();
+    first.unmount();
+
+    const second = renderApp('/project/8', {
+      signedInAs: member,
+      api: {
+        'GET /api/project/id/8': { body: byMember },
+        'GET /api/upload/project/8/latest': { body: [] },
+      },
+    });
+    expect(await screen.findByRole('button', { name: 'Archive project' })).toBeInTheDocument();
+    second.unmount();
+
+    renderApp('/project/7', {
+      signedInAs: admin,
+      api: { 'GET /api/project/id/7': { body: byOther }, ...noUploads },
+    });
+    expect(await screen.findByRole('button', { name: 'Archive project' })).toBeInTheDocument();
+    // An admin who did not create it archives it, but does not edit it.
+    expect(screen.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
+  });
+
+  it('asks first, saying what archiving does; CANCEL archives nothing', async () => {
+    const { user, server } = renderApp('/project/8', {
+      signedInAs: member,
+      api: {
+        'GET /api/project/id/8': { body: byMember },
+        'GET /api/upload/project/8/latest': { body: [] },
+        'POST /api/project/8/archive': { body: archivedOf(byMember) },
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Archive project' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Archive this project?' });
+    expect(dialog).toHaveAccessibleDescription(/School Extension/);
+    expect(dialog).toHaveTextContent(/hidden from My projects, All projects/);
+    expect(dialog).toHaveTextContent(/read-only/);
+    expect(dialog).toHaveTextContent(/restore it/);
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(server.callsTo('POST /api/project/8/archive')).toHaveLength(0);
+    expect(screen.getByRole('button', { name: 'Archive project' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Archived' })).not.toBeInTheDocument();
+  });
+
+  it('archives after confirmation and shows the page read-only: who archived it and when, RESTORE, no BOOKMARK, FOLLOW, EDIT or Add upload', async () => {
+    let archived = false;
+    const { user, server, router } = renderApp('/project/8', {
+      signedInAs: member,
+      api: {
+        'GET /api/project/id/8': () => ({ body: archived ? archivedOf(byMember) : byMember }),
+        'GET /api/upload/project/8/latest': { body: [] },
+        'POST /api/project/8/archive': () => {
+          archived = true;
+          return { body: archivedOf(byMember) };
+        },
+      },
+    });
+    const uploads = await screen.findByRole('region', { name: 'Uploads' });
+    expect(await within(uploads).findByRole('link', { name: 'Add upload' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Archive project' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Archive this project?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Archive project' }));
+
+    const banner = await screen.findByRole('region', { name: 'Archived' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(server.callsTo('POST /api/project/8/archive')).toHaveLength(1);
+    expect(server.callsTo('POST /api/project/8/archive')[0]?.headers.get('authorization')).toBe(
+      `Bearer token-of-${member.id}`,
+    );
+    // The user stays on the page, and focus moves to what happened.
+    expect(router.state.location.pathname).toBe('/project/8');
+    await waitFor(() => expect(banner).toHaveFocus());
+    expect(within(banner).getByRole('link', { name: 'Ada Admin' })).toHaveAttribute(
+      'href',
+      `/profile/${admin.id}`,
+    );
+    expect(
+      within(banner).getByText(
+        (_content, element) =>
+          element?.tagName === 'TIME' && element.getAttribute('datetime') === archivedAt,
+      ),
+    ).toBeInTheDocument();
+    expect(banner).toHaveTextContent(/read-only/);
+    for (const name of ['Bookmark', 'Follow', 'Edit', 'Archive project'])
+      expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Restore' })).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('region', { name: 'Uploads' })).queryByRole('link', {
+        name: 'Add upload',
+      }),
+    ).not.toBeInTheDocument();
+    expect(screen.getByText('No photos were added to this project.')).toBeInTheDocument();
+  });
+
+  it('shows the server message in the dialog when archiving is refused, and keeps the project open', async () => {
+    const { user } = renderApp('/project/8', {
+      signedInAs: member,
+      api: {
+        'GET /api/project/id/8': { body: byMember },
+        'GET /api/upload/project/8/latest': { body: [] },
+        'POST /api/project/8/archive': jsonError(
+          403,
+          'forbidden',
+          'Only the creator of this project or an admin can archive it.',
+        ),
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Archive project' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Archive this project?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Archive project' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Only the creator of this project or an admin can archive it.',
+    );
+    expect(screen.queryByRole('region', { name: 'Archived' })).not.toBeInTheDocument();
+  });
+
+  it('shows another member an archived project read-only, with no RESTORE', async () => {
+    renderApp('/project/7', {
+      signedInAs: member,
+      api: { 'GET /api/project/id/7': { body: archivedOf(byOther) }, ...noUploads },
+    });
+    const banner = await screen.findByRole('region', { name: 'Archived' });
+    expect(banner).toHaveTextContent(/Archived by Ada Admin on/);
+    for (const name of ['Bookmark', 'Follow', 'Edit', 'Archive project', 'Restore'])
+      expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
+  });
+
+  it('restores after confirmation as an admin; the project is open again', async () => {
+    let archived = true;
+    const { user, server } = renderApp('/project/7', {
+      signedInAs: admin,
+      api: {
+        'GET /api/project/id/7': () => ({ body: archived ? archivedOf(byOther) : byOther }),
+        ...noUploads,
+        'POST /api/project/7/restore': () => {
+          archived = false;
+          return { body: { ...byOther, archivedAt: null, archivedBy: null } };
+        },
+      },
+    });
+    await screen.findByRole('region', { name: 'Archived' });
+    await user.click(screen.getByRole('button', { name: 'Restore' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Restore this project?' });
+    expect(dialog).toHaveTextContent(/back in the project lists/);
+    await user.click(within(dialog).getByRole('button', { name: 'Restore' }));
+    const archive = await screen.findByRole('button', { name: 'Archive project' });
+    expect(server.callsTo('POST /api/project/7/restore')).toHaveLength(1);
+    expect(screen.queryByRole('region', { name: 'Archived' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Bookmark' })).toBeInTheDocument();
+    await waitFor(() => expect(archive).toHaveFocus());
+    expect(
+      await within(screen.getByRole('region', { name: 'Uploads' })).findByRole('link', {
+        name: 'Add upload',
+      }),
     ).toBeInTheDocument();
   });
 });

@@ -8,7 +8,7 @@ import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import type { Project } from '@sitelog/shared';
-import { useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { CollapsibleText } from '@/components/collapsible-text';
 import { ErrorState } from '@/components/error-state';
@@ -22,8 +22,14 @@ import { paths } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useRouteId } from '@/lib/use-route-id';
-import { afterProjectEdit } from '../invalidations';
+import { afterProjectArchive, afterProjectEdit } from '../invalidations';
 import { useProject } from '@/features/projects/api/get-project';
+import { canArchiveProject, isArchived } from '@/features/projects/can-archive-project';
+import {
+  ArchiveProjectButton,
+  RestoreProjectButton,
+} from '@/features/projects/components/archive-project-buttons';
+import { ArchivedBanner } from '@/features/projects/components/archived-banner';
 import { EditProjectDialog } from '@/features/projects/components/edit-project-dialog';
 import { formatDate } from '@/lib/format-date';
 import { ProjectMarkButtons } from '@/features/projects/components/project-mark-buttons';
@@ -57,13 +63,54 @@ function ProjectPageSkeleton() {
   );
 }
 
+/**
+ * Where focus goes after this page archived or restored the project: the button pressed is gone
+ * (the other one takes its place), so focus moves to the banner that says what happened, or to
+ * ARCHIVE PROJECT again. The answer may re-render the page before or after `onDone` runs, so the
+ * element is focused now if it is there, else as it mounts (a callback ref).
+ */
+function useFocusAfterArchive() {
+  const wanted = useRef<'banner' | 'actions' | null>(null);
+  const banner = useRef<HTMLElement | null>(null);
+  const actions = useRef<HTMLElement | null>(null);
+  const focusBanner = (element: HTMLElement) => element.focus();
+  const focusActions = (element: HTMLElement) =>
+    element.querySelector<HTMLElement>('button')?.focus();
+  const bannerRef = useCallback((element: HTMLDivElement | null) => {
+    banner.current = element;
+    if (element && wanted.current === 'banner') {
+      wanted.current = null;
+      focusBanner(element);
+    }
+  }, []);
+  const actionsRef = useCallback((element: HTMLSpanElement | null) => {
+    actions.current = element;
+    if (element && wanted.current === 'actions') {
+      wanted.current = null;
+      focusActions(element);
+    }
+  }, []);
+  const afterArchive = () => {
+    if (banner.current) focusBanner(banner.current);
+    else wanted.current = 'banner';
+  };
+  const afterRestore = () => {
+    if (actions.current) focusActions(actions.current);
+    else wanted.current = 'actions';
+  };
+  return { bannerRef, actionsRef, afterArchive, afterRestore };
+}
+
 function ProjectView({ project }: { project: Project }) {
   useDocumentTitle(project.name);
   const user = useCurrentUser();
   const [editing, setEditing] = useState(false);
   const [markError, setMarkError] = useState<unknown>(null);
+  const archived = isArchived(project);
   const isCreator = project.creator.id === user.id;
+  const mayArchive = canArchiveProject(user, project);
   const creatorName = `${project.creator.firstname} ${project.creator.lastname}`;
+  const { bannerRef, actionsRef, afterArchive, afterRestore } = useFocusAfterArchive();
 
   return (
     <>
@@ -90,20 +137,42 @@ function ProjectView({ project }: { project: Project }) {
           </Stack>
         }
         actions={
-          <>
-            <ProjectMarkButtons project={project} onError={setMarkError} />
-            {isCreator ? (
-              <Button
-                variant="outlined"
-                startIcon={<EditOutlined />}
-                onClick={() => setEditing(true)}
-              >
-                Edit
-              </Button>
-            ) : null}
-          </>
+          archived ? (
+            // Read-only: no BOOKMARK, FOLLOW or EDIT (the server refuses them with a 409).
+            mayArchive ? (
+              <RestoreProjectButton
+                project={project}
+                variant="contained"
+                invalidate={afterProjectArchive()}
+                onDone={afterRestore}
+              />
+            ) : undefined
+          ) : (
+            <>
+              <ProjectMarkButtons project={project} onError={setMarkError} />
+              {isCreator ? (
+                <Button
+                  variant="outlined"
+                  startIcon={<EditOutlined />}
+                  onClick={() => setEditing(true)}
+                >
+                  Edit
+                </Button>
+              ) : null}
+              {mayArchive ? (
+                <Box component="span" ref={actionsRef} sx={{ display: 'contents' }}>
+                  <ArchiveProjectButton
+                    project={project}
+                    invalidate={afterProjectArchive()}
+                    onDone={afterArchive}
+                  />
+                </Box>
+              ) : null}
+            </>
+          )
         }
       />
+      {archived ? <ArchivedBanner ref={bannerRef} project={project} /> : null}
       {markError ? (
         <Alert severity="error" onClose={() => setMarkError(null)} sx={{ mb: 2 }}>
           {errorMessage(markError)}
@@ -112,10 +181,14 @@ function ProjectView({ project }: { project: Project }) {
       {project.description ? (
         <CollapsibleText text={project.description} sx={{ mb: 4, maxWidth: '75ch' }} />
       ) : null}
-      <ProjectUploadsSection projectId={project.id} count={project.uploadsCount} />
+      <ProjectUploadsSection
+        projectId={project.id}
+        count={project.uploadsCount}
+        canAdd={!archived}
+      />
       <ProjectMapSection project={project} />
       <ProjectReportsSection projectId={project.id} />
-      {isCreator ? (
+      {isCreator && !archived ? (
         <EditProjectDialog
           project={project}
           open={editing}
@@ -166,7 +239,11 @@ function ProjectLoader({ id }: { id: number }) {
   return <ProjectView project={query.data} />;
 }
 
-/** /project/{id}: header, BOOKMARK/FOLLOW, EDIT for the creator, Uploads and Reports (spec §2). */
+/**
+ * /project/{id}: header, BOOKMARK/FOLLOW, EDIT for the creator, Uploads and Reports (spec §2);
+ * ARCHIVE PROJECT for the creator or an admin, and once archived a read-only page with RESTORE
+ * (issue 14).
+ */
 export function ProjectPage() {
   const projectId = useRouteId();
   if (projectId === null) return <ProjectNotFound />;

@@ -8,8 +8,8 @@ import { PageHeader } from '@/components/page-header';
 import { paths } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
 import { useDocumentTitle } from '@/lib/use-document-title';
-import { canEditUpload } from '@/features/uploads/can-edit-upload';
-import { OnlyCreatorCanEdit } from '@/features/uploads/components/creator-only';
+import { canEditUpload, isInArchivedProject } from '@/features/uploads/can-edit-upload';
+import { ArchivedReadOnly, OnlyCreatorCanEdit } from '@/features/uploads/components/creator-only';
 import { DeleteUploadButton } from '@/features/uploads/components/delete-upload-button';
 import { EditorLayout } from '@/features/uploads/components/editor-layout';
 import { UploadBoundary } from '@/features/uploads/components/upload-boundary';
@@ -80,7 +80,11 @@ function BatchEditor({ upload }: { upload: Upload }) {
         </EditorLayout>
       ) : (
         <EditorLayout upload={upload}>
-          <OnlyCreatorCanEdit upload={upload} />
+          {isInArchivedProject(upload) ? (
+            <ArchivedReadOnly upload={upload} />
+          ) : (
+            <OnlyCreatorCanEdit upload={upload} />
+          )}
         </EditorLayout>
       )}
     </>

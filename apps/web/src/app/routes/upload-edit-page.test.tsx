@@ -140,6 +140,23 @@ describe('/upload/{id}/edit', () => {
     expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'View photo' })).toHaveAttribute('href', '/upload/7');
   });
+
+  it('tells the creator a photo of an archived project is read-only, without the form or DELETE', async () => {
+    renderApp('/upload/7/edit', {
+      signedInAs: member,
+      api: {
+        'GET /api/upload/full/7': {
+          body: { ...mine, project: { ...mine.project, archived: true } },
+        },
+      },
+    });
+    expect(
+      await screen.findByText(/Harbour Bridge is archived, so its photos are read-only/),
+    ).toBeInTheDocument();
+    expect(screen.queryByLabelText('Name')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'View photo' })).toHaveAttribute('href', '/upload/7');
+  });
 });
 
 describe('/upload/{id}/edit/batch', () => {
@@ -197,6 +214,21 @@ describe('/upload/{id}/edit/batch', () => {
       api: { 'GET /api/upload/full/7': { body: mine } },
     });
     expect(await screen.findByText(/Only the creator of this photo/)).toBeInTheDocument();
+    for (const name of ['Done', 'Add another one', 'Delete', 'Save'])
+      expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Name')).not.toBeInTheDocument();
+  });
+
+  it('offers no controls on a photo of an archived project, and says why', async () => {
+    renderApp('/upload/7/edit/batch', {
+      signedInAs: member,
+      api: {
+        'GET /api/upload/full/7': {
+          body: { ...mine, project: { ...mine.project, archived: true } },
+        },
+      },
+    });
+    expect(await screen.findByText(/Harbour Bridge is archived/)).toBeInTheDocument();
     for (const name of ['Done', 'Add another one', 'Delete', 'Save'])
       expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
     expect(screen.queryByLabelText('Name')).not.toBeInTheDocument();

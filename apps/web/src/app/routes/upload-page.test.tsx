@@ -109,6 +109,34 @@ describe('/upload/{id}', () => {
     expect(screen.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
   });
 
+  it('marks a photo of an archived project Archived, in the page and in the viewer, with no EDIT even for its creator', async () => {
+    const archived = { ...byMember, project: { id: 31, name: 'Harbour Bridge', archived: true } };
+    const { user } = renderApp('/upload/7', {
+      signedInAs: member,
+      api: { 'GET /api/upload/full/7': { body: archived } },
+    });
+    const project = await screen.findByRole('link', { name: 'Harbour Bridge' });
+    expect(project.parentElement).toHaveTextContent(/Harbour Bridge\s*Archived/);
+    expect(screen.queryByRole('link', { name: 'Edit' })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'View North wall rebar full screen' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Photo viewer' });
+    await user.click(within(dialog).getByRole('button', { name: 'Show photo info' }));
+    const info = within(dialog).getByRole('complementary', { name: 'Photo info' });
+    expect(
+      within(info).getByRole('link', { name: 'Harbour Bridge' }).parentElement,
+    ).toHaveTextContent(/in Harbour Bridge\s*Archived/);
+  });
+
+  it('does not mark a photo of an open project', async () => {
+    renderApp('/upload/7', {
+      signedInAs: member,
+      api: { 'GET /api/upload/full/7': { body: byMember } },
+    });
+    await screen.findByRole('link', { name: 'Edit' });
+    expect(screen.queryByText('Archived')).not.toBeInTheDocument();
+  });
+
   it('shows a capture time without a zone as the camera’s wall-clock time, unshifted', async () => {
     renderApp('/upload/7', {
       signedInAs: member,

@@ -6,6 +6,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import type { Upload } from '@sitelog/shared';
 import { Link as RouterLink } from 'react-router';
+import { ArchivedChip } from '@/components/archived-chip';
 import { Fact } from '@/components/fact';
 import { CollapsibleText } from '@/components/collapsible-text';
 import { PageHeader } from '@/components/page-header';
@@ -15,7 +16,7 @@ import { formatRelativeDay } from '@/lib/format-relative-day';
 import { paths } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
 import { useDocumentTitle } from '@/lib/use-document-title';
-import { canEditUpload } from '@/features/uploads/can-edit-upload';
+import { canEditUpload, isInArchivedProject } from '@/features/uploads/can-edit-upload';
 import { UploadBoundary } from '@/features/uploads/components/upload-boundary';
 import { UploadImage } from '@/features/uploads/components/upload-image';
 import { uploadDisplayName } from '@/features/uploads/components/upload-tiles';
@@ -63,6 +64,7 @@ function UploadView({ upload }: { upload: Upload }) {
             <Link component={RouterLink} to={paths.project(upload.project.id)}>
               {upload.project.name}
             </Link>
+            {isInArchivedProject(upload) ? <ArchivedChip ml={1} /> : null}
           </>
         }
         actions={

@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { member, renderApp } from '@/test/render-app';
 import { makeProject, makeRow } from '@/features/projects/test/make-project';
+import { rememberProject } from '@/features/uploads/queue/queue-db';
 
 describe('/uploader/choose', () => {
   it('offers bookmarked and followed projects first, then the others (searchable), each opening the uploader', async () => {
@@ -63,5 +64,45 @@ describe('/uploader/choose', () => {
     expect(
       within(screen.getByRole('main')).getByRole('link', { name: 'New project' }),
     ).toHaveAttribute('href', '/projects/new');
+  });
+
+  it('leaves out of Recent on this device a project the server no longer lists (archived)', async () => {
+    await rememberProject({
+      userId: member.id,
+      projectId: 3,
+      name: 'Riverside Apartments',
+      location: 'Hamburg, Germany',
+    });
+    await rememberProject({
+      userId: member.id,
+      projectId: 9,
+      name: 'Old Mill (archived)',
+      location: 'Bremen, Germany',
+    });
+    renderApp('/uploader/choose', {
+      signedInAs: member,
+      api: {
+        'GET /api/project/favnfol': { body: [] },
+        'GET /api/project/all/list': {
+          body: [
+            makeRow(
+              3,
+              'Riverside Apartments',
+              'Hamburg, Germany',
+              '2026-11-21T10:00:00.000Z',
+              1,
+              'Marco Rossi',
+            ),
+          ],
+        },
+      },
+    });
+    const recent = await screen.findByRole('list', { name: 'Recent projects on this device' });
+    expect(
+      within(recent)
+        .getAllByRole('link')
+        .map((link) => link.getAttribute('href')),
+    ).toEqual(['/uploader/3/create']);
+    expect(screen.queryByText('Old Mill (archived)')).not.toBeInTheDocument();
   });
 });

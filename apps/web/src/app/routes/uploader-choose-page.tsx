@@ -62,15 +62,24 @@ function ChoiceList({ choices, label }: { choices: Choice[]; label: string }) {
   );
 }
 
-/** Projects photographed for on this device: the chooser works without signal too. */
+/**
+ * Projects photographed for on this device: the chooser works without signal too. Once the
+ * server's list has loaded, a project it no longer holds (archived or deleted) is left out.
+ */
 function RecentOnDevice() {
   const user = useCurrentUser();
   const recent = useRecentProjects(user.id);
-  if (!recent || recent.length === 0) return null;
+  const rows = useProjectRows();
+  const open = useMemo(() => {
+    if (!recent || !rows.data) return recent;
+    const listed = new Set(rows.data.map((row) => row.id));
+    return recent.filter((project) => listed.has(project.projectId));
+  }, [recent, rows.data]);
+  if (!open || open.length === 0) return null;
   return (
     <Section title="Recent on this device">
       <ChoiceList
-        choices={recent.slice(0, RECENT_SHOWN).map((project) => ({
+        choices={open.slice(0, RECENT_SHOWN).map((project) => ({
           id: project.projectId,
           name: project.name,
           location: project.location,

@@ -194,6 +194,35 @@ describe('/uploader/{id}/create', () => {
     expect(xhr.requests).toHaveLength(0);
   });
 
+  it('says an archived project takes no photos, and offers the chooser and the project instead', async () => {
+    const xhr = installFakeXhr();
+    renderApp('/uploader/31/create', {
+      signedInAs: member,
+      api: {
+        'GET /api/project/id/31': {
+          body: {
+            ...project,
+            archivedAt: '2026-11-21T10:00:00.000Z',
+            archivedBy: { id: 1, firstname: 'Ada', lastname: 'Admin' },
+          },
+        },
+      },
+    });
+    expect(await screen.findByText('This project is archived.')).toBeInTheDocument();
+    expect(screen.getByText(/read-only: no photos can be added/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Choose a project' })).toHaveAttribute(
+      'href',
+      '/uploader/choose',
+    );
+    expect(screen.getByRole('link', { name: 'Open the project' })).toHaveAttribute(
+      'href',
+      '/project/31',
+    );
+    expect(screen.queryByLabelText('Choose photos')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Take photo')).not.toBeInTheDocument();
+    expect(xhr.requests).toHaveLength(0);
+  });
+
   it("shows the server's own message when the project cannot be loaded, not a generic one", async () => {
     renderApp('/uploader/31/create', {
       signedInAs: member,

@@ -1,3 +1,4 @@
+import ArchiveOutlined from '@mui/icons-material/ArchiveOutlined';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
@@ -8,6 +9,7 @@ import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { PageHeader } from '@/components/page-header';
 import { useProject } from '@/features/projects/api/get-project';
+import { isArchived } from '@/features/projects/can-archive-project';
 import { UploadForm } from '@/features/uploads/components/upload-form';
 import { useRecentProjects } from '@/features/uploads/queue/use-recent-projects';
 import { isNotFound } from '@/lib/is-not-found';
@@ -25,6 +27,32 @@ function ProjectNotFound() {
         <Button component={RouterLink} to={paths.uploaderChoose} variant="contained">
           Choose a project
         </Button>
+      }
+    />
+  );
+}
+
+/** An archived project is read-only (issue 14): the server refuses its uploads with a 409. */
+function ProjectArchived({ projectId }: { projectId: number }) {
+  return (
+    <EmptyState
+      icon={<ArchiveOutlined />}
+      message="This project is archived."
+      description="Archived projects are read-only: no photos can be added until the project is restored. Pick another project to upload to."
+      action={
+        <Stack
+          direction="row"
+          spacing={1}
+          useFlexGap
+          sx={{ flexWrap: 'wrap', justifyContent: 'center' }}
+        >
+          <Button component={RouterLink} to={paths.uploaderChoose} variant="contained">
+            Choose a project
+          </Button>
+          <Button component={RouterLink} to={paths.project(projectId)} variant="outlined">
+            Open the project
+          </Button>
+        </Stack>
       }
     />
   );
@@ -71,6 +99,8 @@ function Uploader({ projectId }: { projectId: number }) {
       />
       {project.isError && isNotFound(project.error) ? (
         <ProjectNotFound />
+      ) : project.data && isArchived(project.data) ? (
+        <ProjectArchived projectId={project.data.id} />
       ) : project.isPending && !paused && !known ? (
         <UploaderSkeleton />
       ) : (

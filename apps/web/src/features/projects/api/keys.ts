@@ -6,6 +6,8 @@ export const projectKeys = {
   bookmarked: () => [...projectKeys.lists(), 'bookmarked'] as const,
   bookmarkedOrFollowed: () => [...projectKeys.lists(), 'bookmarked-or-followed'] as const,
   rows: () => [...projectKeys.lists(), 'rows'] as const,
+  /** Archived projects (/projects/archived); a list too, so any project change refreshes it. */
+  archived: () => [...projectKeys.lists(), 'archived'] as const,
   details: () => [...projectKeys.all, 'detail'] as const,
   detail: (id: number) => [...projectKeys.details(), id] as const,
   placesProvider: () => [...projectKeys.all, 'places-provider'] as const,

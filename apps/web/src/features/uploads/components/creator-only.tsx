@@ -22,3 +22,22 @@ export function OnlyCreatorCanEdit({ upload }: { upload: Pick<Upload, 'id' | 'cr
     </Alert>
   );
 }
+
+/** What the creator sees on the editor of a photo whose project is archived: it is read-only. */
+export function ArchivedReadOnly({ upload }: { upload: Pick<Upload, 'id' | 'project'> }) {
+  return (
+    <Alert
+      severity="info"
+      variant="outlined"
+      sx={{ bgcolor: 'background.paper', alignItems: 'center', overflowWrap: 'anywhere' }}
+      action={
+        <Button component={RouterLink} to={paths.upload(upload.id)} color="inherit" size="small">
+          View photo
+        </Button>
+      }
+    >
+      {upload.project.name} is archived, so its photos are read-only: this photo cannot be edited or
+      deleted until the project is restored.
+    </Alert>
+  );
+}

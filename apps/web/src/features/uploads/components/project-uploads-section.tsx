@@ -38,9 +38,18 @@ export function AddUploadTile({ projectId }: { projectId: number }) {
 
 /**
  * The project page's Uploads section: an "add upload" tile, then the project's photos, with the
- * project's stored upload count when the page knows it.
+ * project's stored upload count when the page knows it. A read-only project (archived) gets no
+ * "add upload" tile.
  */
-export function ProjectUploadsSection({ projectId, count }: { projectId: number; count?: number }) {
+export function ProjectUploadsSection({
+  projectId,
+  count,
+  canAdd = true,
+}: {
+  projectId: number;
+  count?: number;
+  canAdd?: boolean;
+}) {
   const query = useProjectUploads(projectId);
   return (
     <Section
@@ -56,8 +65,12 @@ export function ProjectUploadsSection({ projectId, count }: { projectId: number;
       <UploadsFeed
         query={query}
         label="Project uploads"
-        leading={<AddUploadTile projectId={projectId} />}
-        empty={null}
+        leading={canAdd ? <AddUploadTile projectId={projectId} /> : undefined}
+        empty={
+          <Typography variant="body2" color="text.secondary">
+            No photos were added to this project.
+          </Typography>
+        }
       />
     </Section>
   );

@@ -8,16 +8,19 @@ import Typography from '@mui/material/Typography';
 import type { Upload } from '@sitelog/shared';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { ArchivedChip } from '@/components/archived-chip';
 import { Fact } from '@/components/fact';
 import { formatExactTime } from '@/lib/format-photo-time';
 import { paths } from '@/lib/paths';
+import { isInArchivedProject } from '../can-edit-upload';
 import { uploadDisplayName } from '../components/upload-tiles';
 import { PersonAvatar } from '../components/person-avatar';
 
 /**
- * What the viewer's info panel says about a photo: name, description, who, which project, when
- * it was taken and uploaded, the camera, where (`place`, composed by the page: the place name,
- * coordinates and a small map) and the original's download.
+ * What the viewer's info panel says about a photo: name, description, who, which project (marked
+ * Archived when it is: the photo is read-only), when it was taken and uploaded, the camera, where
+ * (`place`, composed by the page: the place name, coordinates and a small map) and the
+ * original's download.
  */
 export function PhotoInfo({ upload, place }: { upload: Upload; place?: ReactNode }) {
   const name = uploadDisplayName(upload);
@@ -49,6 +52,7 @@ export function PhotoInfo({ upload, place }: { upload: Upload; place?: ReactNode
             <Link component={RouterLink} to={paths.project(upload.project.id)}>
               {upload.project.name}
             </Link>
+            {isInArchivedProject(upload) ? <ArchivedChip ml={1} /> : null}
           </Typography>
         </Box>
       </Stack>
