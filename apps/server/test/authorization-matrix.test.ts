@@ -6,7 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Upload } from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildProject, buildUpload, buildUser, DEFAULT_PASSWORD } from './factories.js';
+import {
+  archiveProject,
+  buildProject,
+  buildUpload,
+  buildUser,
+  DEFAULT_PASSWORD,
+} from './factories.js';
 import { api, createTestContext, login, type TestContext } from './helpers.js';
 import { jpegWithExif } from './images.js';
 import { dtoPart, filePart, multipartBody } from './uploads.js';
@@ -48,7 +54,7 @@ type Role = (typeof ROLES)[number];
 // the signed link, not a bearer header: anonymous = the path without a signature, forged = a
 // link with a made-up signature, the others = the link the role's own session was given.
 // Admin powers are user management only (spec §6): an admin may not edit another member's
-// project or upload.
+// project or upload. Issue 14 adds one: an admin may archive and restore any project.
 // prettier-ignore
 const EXPECTED: Record<string, readonly [number, number, number, number, number, number, number]> = {
   //                                      anon forged member owner admin deact expired
@@ -76,6 +82,9 @@ const EXPECTED: Record<string, readonly [number, number, number, number, number,
   'GET /api/project/:id/unfavor':         [401, 401,   200,   200,  200,  401,  401],
   'GET /api/project/:id/follow':          [401, 401,   200,   200,  200,  401,  401],
   'GET /api/project/:id/unfollow':        [401, 401,   200,   200,  200,  401,  401],
+  'GET /api/project/archived':            [401, 401,   200,   200,  200,  401,  401],
+  'POST /api/project/:id/archive':        [401, 401,   403,   200,  200,  401,  401],
+  'POST /api/project/:id/restore':        [401, 401,   403,   200,  200,  401,  401],
   'GET /api/user/all':                    [401, 401,   403,   403,  200,  401,  401],
   'POST /api/user/create':                [401, 401,   403,   403,  200,  401,  401],
   'DELETE /api/user/:id':                 [401, 401,   403,   403,  200,  401,  401],
@@ -212,6 +221,17 @@ const REQUESTS: Record<string, (caller: Caller) => Promise<Request> | Request> =
     method: 'GET',
     url: `/api/project/${world.projectId}/unfollow`,
   }),
+  'GET /api/project/archived': () => ({ method: 'GET', url: '/api/project/archived' }),
+  // Each cell archives or restores a project of the owner's own, so the shared project stays open.
+  'POST /api/project/:id/archive': async () => {
+    const project = await buildProject(ctx, { creatorId: world.owner.id });
+    return { method: 'POST', url: `/api/project/${project.id}/archive` };
+  },
+  'POST /api/project/:id/restore': async () => {
+    const project = await buildProject(ctx, { creatorId: world.owner.id });
+    await archiveProject(ctx, project.id);
+    return { method: 'POST', url: `/api/project/${project.id}/restore` };
+  },
   'GET /api/user/all': () => ({ method: 'GET', url: '/api/user/all' }),
   'POST /api/user/create': () => ({
     method: 'POST',

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { writeTransaction } from '../src/db/database.js';
 import { TEMP_UPLOAD_SUFFIX } from '../src/media/temp-files.js';
 import { hashPassword } from '../src/modules/auth/passwords.js';
-import { addProject } from '../src/modules/projects/projects.service.js';
+import { addProject, setProjectArchived } from '../src/modules/projects/projects.service.js';
 import { storeUpload } from '../src/modules/uploads/uploads.service.js';
 import { createAccount } from '../src/modules/users/users.service.js';
 import type { TestContext } from './helpers.js';
@@ -162,15 +162,24 @@ export async function buildUpload(
 }
 
 /**
- * Archives a project. There is no archive call yet (a later issue adds one), so the column is
- * set directly: the lists and routes that must hide archived projects are tested ahead of it.
+ * Archives a project through the projects service, as `byUserId` (its creator unless given) and
+ * at `at` (now unless given). No permission check: the archive call's own tests cover those.
  */
-export async function archiveProject(ctx: Pick<TestContext, 'db'>, id: number): Promise<void> {
-  await ctx.db
-    .updateTable('projects')
-    .set({ archived_at: new Date().toISOString() })
-    .where('id', '=', id)
-    .execute();
+export async function archiveProject(
+  ctx: Pick<TestContext, 'db'>,
+  id: number,
+  options: { byUserId?: number; at?: string } = {},
+): Promise<void> {
+  const byUserId =
+    options.byUserId ??
+    (
+      await ctx.db
+        .selectFrom('projects')
+        .select('creator_id')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).creator_id;
+  await setProjectArchived(ctx.db, id, byUserId, options.at);
 }
 
 /**

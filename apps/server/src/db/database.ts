@@ -19,6 +19,7 @@ import * as m03 from './migrations/2026-11-22-03-upload-media-key-indexes.js';
 import * as m04 from './migrations/2026-11-23-01-login-limits.js';
 import * as m05 from './migrations/2026-11-23-02-upload-client-ids.js';
 import * as m06 from './migrations/2026-11-26-01-project-coordinates-backfill.js';
+import * as m07 from './migrations/2026-11-26-02-project-archived-by.js';
 import type { DB } from './schema.js';
 import { withStatementCache } from './sqlite-statements.js';
 
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-01-login-limits': m04,
   '2026-11-23-02-upload-client-ids': m05,
   '2026-11-26-01-project-coordinates-backfill': m06,
+  '2026-11-26-02-project-archived-by': m07,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

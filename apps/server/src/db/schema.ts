@@ -57,6 +57,8 @@ interface ProjectsTable {
   creator_id: number;
   uploads_count: Generated<number>;
   archived_at: string | null;
+  /** Who archived the project; null while it is open. */
+  archived_by: number | null;
   created_at: string;
   updated_at: string;
 }

@@ -1,5 +1,5 @@
 // The sample workspace's photos: generated, pushed through the upload pipeline, with counts right.
-import type { LoginHints, Upload } from '@sitelog/shared';
+import type { LoginHints, Project, Upload } from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestContext, login, type TestContext } from '../../test/helpers.js';
 import { seedSampleWorkspace } from './sample-workspace.js';
@@ -16,9 +16,9 @@ afterAll(async () => ctx?.close());
 
 describe('sample workspace photos', () => {
   it('gives every project photos, spread over weeks and several members', async () => {
-    expect(seeded?.photos).toBe(18);
+    expect(seeded?.photos).toBe(21);
     const rows = await ctx.db.selectFrom('uploads').selectAll().execute();
-    expect(rows).toHaveLength(18);
+    expect(rows).toHaveLength(21);
     const projects = await ctx.db.selectFrom('projects').selectAll().execute();
     for (const project of projects) {
       const own = rows.filter((r) => r.project_id === project.id);
@@ -71,12 +71,36 @@ describe('sample workspace photos', () => {
     expect(preview.headers['content-type']).toBe('image/webp');
   });
 
+  it('archives one finished project, by the admin, after its photos', async () => {
+    const hints = (await api(ctx, { method: 'GET', url: '/api/auth/hints' })).json<LoginHints>();
+    if (!hints.sample) throw new Error('the sample account was not remembered');
+    const token = await login(ctx, hints.sample);
+    const archived = (await api(ctx, { method: 'GET', url: '/api/project/archived', token })).json<
+      Project[]
+    >();
+    expect(archived).toHaveLength(1);
+    const [project] = archived;
+    expect(project).toMatchObject({
+      name: 'Old Town Car Park Resurfacing',
+      uploadsCount: 3,
+      archivedBy: { firstname: 'Dana', lastname: 'Whitfield' },
+    });
+    expect(Date.parse(project?.archivedAt ?? '')).toBeGreaterThan(
+      Date.parse(project?.updatedAt ?? ''),
+    );
+    const rows = (await api(ctx, { method: 'GET', url: '/api/project/all/list', token })).json<
+      [number, ...unknown[]][]
+    >();
+    expect(rows).toHaveLength(6);
+    expect(rows.map((row) => row[0])).not.toContain(project?.id);
+  });
+
   it('does nothing on a database that already has users', async () => {
     expect(await seedSampleWorkspace(ctx)).toBeNull();
     const count = await ctx.db
       .selectFrom('uploads')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
-    expect(Number(count.n)).toBe(18);
+    expect(Number(count.n)).toBe(21);
   });
 });

@@ -10,7 +10,11 @@ import { isUniqueViolation, nowIso, writeTransaction, type Database } from '../d
 import { AppError } from '../errors.js';
 import { hashPassword } from '../modules/auth/passwords.js';
 import { rememberSampleAccount } from '../modules/auth/sample-account.js';
-import { addProject, markProject } from '../modules/projects/projects.service.js';
+import {
+  addProject,
+  markProject,
+  setProjectArchived,
+} from '../modules/projects/projects.service.js';
 import { storeUpload } from '../modules/uploads/uploads.service.js';
 import { createAccount, hasAccounts } from '../modules/users/users.service.js';
 import { renderSamplePhoto, type SampleScene } from './sample-photos.js';
@@ -88,7 +92,19 @@ const projects = [
     creator: 0,
     ageDays: 6,
   },
+  {
+    name: 'Old Town Car Park Resurfacing',
+    location: 'Ghent, East Flanders, Belgium',
+    latitude: 51.0543,
+    longitude: 3.7174,
+    description: 'Levels 1–3 resurfaced and re-marked. Handed over; archived after the snag list.',
+    creator: 3,
+    ageDays: 70,
+  },
 ] as const;
+
+/** The finished job, archived by the admin once its photos are in (`/projects/archived`). */
+const archived = { project: 6, by: 0, daysAgo: 14 } as const;
 
 /** Who bookmarks and follows what: [person index, project index]. */
 const bookmarks = [
@@ -100,6 +116,7 @@ const bookmarks = [
   [2, 0],
   [3, 3],
   [4, 4],
+  [3, 6],
 ] as const;
 const follows = [
   [0, 2],
@@ -111,7 +128,7 @@ const follows = [
 ] as const;
 
 /** Photo colour per project, so one project's photos look alike. */
-const projectHues = [205, 190, 220, 35, 15, 260] as const;
+const projectHues = [205, 190, 220, 35, 15, 260, 150] as const;
 
 /**
  * Sample photos: project and uploader are indexes into `projects` and `people` (mostly the
@@ -270,6 +287,30 @@ const photos: {
     description: 'Old joint removed; recess cleaned for the new one.',
     scene: 'bridge',
   },
+  {
+    project: 6,
+    uploader: 3,
+    daysAgo: 66,
+    name: 'Level 2 milled back to the base course',
+    description: 'Two potholes by ramp B cut out square; base course sound.',
+    scene: 'bridge',
+  },
+  {
+    project: 6,
+    uploader: 1,
+    daysAgo: 41,
+    name: 'New wearing course, level 3',
+    description: 'Laid overnight; joints sealed at the ramp.',
+    scene: 'bridge',
+  },
+  {
+    project: 6,
+    uploader: 3,
+    daysAgo: 22,
+    name: 'Bay markings done, handover walk',
+    description: 'Snag list closed with the client; keys returned.',
+    scene: 'interior',
+  },
 ];
 
 /**
@@ -351,7 +392,8 @@ class SeedRaceLost extends Error {}
  * Creates the sample company on an empty database: an admin and a few members sharing one
  * random password (the login page prefills it while the admin has not changed it; once the admin
  * changes theirs, the members get a random one nobody knows: retireSampleAccount),
- * construction projects in real cities with bookmarks and follows, and photos on every project.
+ * construction projects in real cities with bookmarks and follows, photos on every project, and
+ * one finished project archived (after its photos: an archived project takes none).
  * Returns the admin's email and the photo count, or null when the database already had users.
  */
 export async function seedSampleWorkspace(
@@ -428,5 +470,15 @@ export async function seedSampleWorkspace(
   const { userIds, projectIds } = seeded;
   const admin = people[0];
   const photoCount = await seedSamplePhotos(deps, userIds, projectIds);
+  const archivedId = projectIds[archived.project];
+  const archivedBy = userIds[archived.by];
+  if (archivedId === undefined || archivedBy === undefined)
+    throw new Error('sample archive without project or person');
+  await setProjectArchived(
+    deps.db,
+    archivedId,
+    archivedBy,
+    new Date(Date.now() - archived.daysAgo * DAY).toISOString(),
+  );
   return { email: admin.email, photos: photoCount };
 }

@@ -1,5 +1,6 @@
 // The project lists pinned to exact ids and order: /favnfol, /relevant/{count}, and what
 // archiving hides. Activity dates are set explicitly, so the order never depends on the clock.
+import type { Project } from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login, type TestContext, createTestContext } from '../../../test/helpers.js';
 import {
@@ -135,8 +136,21 @@ describe('archived projects', () => {
     expect(rows).not.toContain(archived);
   });
 
+  it('still answers the project itself, marked archived', async () => {
+    const res = await api(ctx, {
+      method: 'GET',
+      url: `/api/project/id/${archived}`,
+      token: owner.token,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<Project>()).toMatchObject({
+      id: archived,
+      archivedAt: expect.any(String),
+      archivedBy: { id: owner.id },
+    });
+  });
+
   it.each([
-    ['the project', 'GET', () => `/api/project/id/${archived}`, undefined],
     ['a bookmark', 'GET', () => `/api/project/${archived}/favor/`, undefined],
     ['an unfollow', 'GET', () => `/api/project/${archived}/unfollow/`, undefined],
     [
@@ -145,9 +159,9 @@ describe('archived projects', () => {
       () => `/api/project/update/${archived}`,
       { project: { name: 'Renamed', location: 'Ghent, Belgium' } },
     ],
-  ] as const)('answers 404 to %s', async (_label, method, url, payload) => {
+  ] as const)('answers 409 to %s', async (_label, method, url, payload) => {
     const res = await api(ctx, { method, url: url(), token: owner.token, payload });
-    expect(res.statusCode, res.body).toBe(404);
-    expect(res.json<{ message: string }>().message).toMatch(/Project was not found/);
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json<{ message: string }>().message).toMatch(/This project is archived/);
   });
 });

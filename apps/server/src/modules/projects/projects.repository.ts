@@ -11,7 +11,9 @@ export type ProjectFilter =
   | { kind: 'creator'; userId: number }
   | { kind: 'bookmarked'; userId: number }
   | { kind: 'bookmarkedOrFollowed'; userId: number }
-  | { kind: 'relevant'; userId: number; limit: number };
+  | { kind: 'relevant'; userId: number; limit: number }
+  | { kind: 'archived' }
+  | { kind: 'ids'; ids: number[] };
 
 function marked(table: 'project_bookmarks' | 'project_follows', viewerId: number) {
   return (eb: ExpressionBuilder<DB, 'projects'>) =>
@@ -25,13 +27,14 @@ function marked(table: 'project_bookmarks' | 'project_follows', viewerId: number
 }
 
 /**
- * Projects with their creator and the viewer's bookmark/follow flags in one query,
- * newest activity first.
+ * Projects, open or archived, with their creator, who archived them, and the viewer's
+ * bookmark/follow flags, in one query.
  */
 function projectsForViewer(db: Database, viewerId: number) {
   return db
     .selectFrom('projects')
     .innerJoin('users as creator', 'creator.id', 'projects.creator_id')
+    .leftJoin('users as archiver', 'archiver.id', 'projects.archived_by')
     .select((eb) => [
       'projects.id',
       'projects.name',
@@ -47,13 +50,22 @@ function projectsForViewer(db: Database, viewerId: number) {
       'creator.lastname as creator_lastname',
       marked('project_bookmarks', viewerId)(eb).as('is_favorited'),
       marked('project_follows', viewerId)(eb).as('is_followed'),
-    ])
+      'projects.archived_at',
+      'projects.archived_by',
+      'archiver.firstname as archiver_firstname',
+      'archiver.lastname as archiver_lastname',
+    ]);
+}
+
+/** The open projects (every list but the archived one), newest activity first. */
+const openProjectsForViewer = (db: Database, viewerId: number) =>
+  projectsForViewer(db, viewerId)
     .where('projects.archived_at', 'is', null)
     .orderBy('projects.updated_at', 'desc')
     .orderBy('projects.id', 'desc');
-}
 
-// One project, the most frequent of these calls (the project page): compiled once.
+// One project, open or archived, the most frequent of these calls (the project page): compiled
+// once.
 const projectById = compiledQuery(
   (db: Database, viewerId: number, id: number) =>
     projectsForViewer(db, viewerId).where('projects.id', '=', id),
@@ -62,7 +74,19 @@ const projectById = compiledQuery(
 
 export function findProjects(db: Database, filter: ProjectFilter, viewerId: number) {
   if (filter.kind === 'id') return projectById(db, viewerId, filter.id);
-  let query = projectsForViewer(db, viewerId);
+  if (filter.kind === 'ids')
+    // Open or archived, in any order (search hands the ids over in its own order).
+    return filter.ids.length === 0
+      ? Promise.resolve([])
+      : projectsForViewer(db, viewerId).where('projects.id', 'in', filter.ids).execute();
+  if (filter.kind === 'archived')
+    // Most recently archived first (`projects_archived_idx`, partial on the archived rows).
+    return projectsForViewer(db, viewerId)
+      .where('projects.archived_at', 'is not', null)
+      .orderBy('projects.archived_at', 'desc')
+      .orderBy('projects.id', 'desc')
+      .execute();
+  let query = openProjectsForViewer(db, viewerId);
 
   switch (filter.kind) {
     case 'creator':
@@ -204,6 +228,49 @@ export function findProjectOwner(db: Database, id: number) {
     .executeTakeFirst();
 }
 
+/**
+ * As `findProjectOwner`, and on PostgreSQL the row stays locked (FOR UPDATE) until the
+ * transaction ends, so an archive cannot commit between a check that the project is open and the
+ * write that relies on it (SQLite's write transactions already hold the one write lock).
+ */
+export function findProjectOwnerForWrite(trx: Database, id: number) {
+  const query = trx
+    .selectFrom('projects')
+    .select(['id', 'creator_id', 'archived_at', 'name'])
+    .where('id', '=', id);
+  return (isSqlite(trx) ? query : query.forUpdate()).executeTakeFirst();
+}
+
+/**
+ * Archives an open project: dated `at`, by `userId`. `updated_at` (the activity date every list
+ * orders by) is left alone. False when the project was already archived (the first archive's date
+ * and person stay).
+ */
+export async function setProjectArchived(
+  db: Database,
+  id: number,
+  archive: { userId: number; at: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('projects')
+    .set({ archived_at: archive.at, archived_by: archive.userId })
+    .where('id', '=', id)
+    .where('archived_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Restores an archived project, its activity date unchanged; false when it was open. */
+export async function clearProjectArchived(db: Database, id: number): Promise<boolean> {
+  const result = await db
+    .updateTable('projects')
+    .set({ archived_at: null, archived_by: null })
+    .where('id', '=', id)
+    .where('archived_at', 'is not', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 interface ProjectValues {
   name: string;
   location: string;
@@ -226,6 +293,7 @@ export async function insertProject(
       description: values.description,
       creator_id: values.creatorId,
       archived_at: null,
+      archived_by: null,
       created_at: values.now,
       updated_at: values.now,
     })
@@ -239,12 +307,13 @@ export async function insertProject(
   return row.id;
 }
 
+/** Edits an open project; false when it is archived (or was archived meanwhile). */
 export async function updateProject(
   db: Database,
   id: number,
   values: ProjectValues & { now: string },
-) {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('projects')
     .set({
       name: values.name,
@@ -255,7 +324,9 @@ export async function updateProject(
       updated_at: values.now,
     })
     .where('id', '=', id)
-    .execute();
+    .where('archived_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /**

@@ -64,6 +64,9 @@ export function projectRoutes(
   r.get('/api/project/bookmark', { compress: LARGE_RESPONSE, schema: many }, async (req) =>
     projects.listBookmarked(deps, currentUser(req)),
   );
+  r.get('/api/project/archived', { compress: LARGE_RESPONSE, schema: many }, async (req) =>
+    projects.listArchivedProjects(deps, currentUser(req)),
+  );
   r.get(
     '/api/project/relevant/:count',
     { compress: LARGE_RESPONSE, schema: { params: relevantParams, ...many } },
@@ -84,6 +87,13 @@ export function projectRoutes(
     '/api/project/update/:id',
     { schema: { params: idParamsSchema, body: updateProjectRequestSchema, ...one } },
     async (req) => projects.updateProject(deps, req.params.id, req.body.project, currentUser(req)),
+  );
+  // Archive and restore: no body; the creator or an admin; answer the project as it now is.
+  r.post('/api/project/:id/archive', { schema: { params: idParamsSchema, ...one } }, async (req) =>
+    projects.archiveProject(deps, req.params.id, currentUser(req)),
+  );
+  r.post('/api/project/:id/restore', { schema: { params: idParamsSchema, ...one } }, async (req) =>
+    projects.restoreProject(deps, req.params.id, currentUser(req)),
   );
   for (const mark of ['favor', 'unfavor', 'follow', 'unfollow'] as const) {
     r.get(`/api/project/:id/${mark}`, { schema: { params: idParamsSchema, ...one } }, async (req) =>

@@ -7,7 +7,7 @@ import {
 } from '@sitelog/shared';
 import type { z } from 'zod';
 import { nowIso, writeTransaction, type Database } from '../../db/database.js';
-import { forbidden, notFound } from '../../errors.js';
+import { conflict, forbidden, notFound } from '../../errors.js';
 import type { MediaLinks } from '../../media/links.js';
 import type { AuthUser } from '../auth/auth.service.js';
 import { assertMemberExists } from '../users/users.service.js';
@@ -49,14 +49,28 @@ async function toProjects(
     lastUploads: byProject.get(r.id) ?? [],
     isFavorited: Boolean(r.is_favorited),
     isFollowed: Boolean(r.is_followed),
+    archivedAt: r.archived_at,
+    archivedBy:
+      r.archived_by === null
+        ? null
+        : {
+            id: r.archived_by,
+            firstname: r.archiver_firstname ?? '',
+            lastname: r.archiver_lastname ?? '',
+          },
   }));
 }
+
+/** The refusal of any change to an archived project or its uploads. */
+export const projectArchived = (
+  message = 'This project is archived; its creator or an admin can restore it to make changes.',
+) => conflict(message, 'project_archived');
 
 async function list(deps: ProjectsDeps, filter: repo.ProjectFilter, viewer: AuthUser) {
   return toProjects(deps, await repo.findProjects(deps.db, filter, viewer.id), viewer);
 }
 
-/** One project as the viewer sees it; 404 when it does not exist. */
+/** One project as the viewer sees it, open or archived; 404 when it does not exist. */
 export async function getProject(
   deps: ProjectsDeps,
   id: number,
@@ -66,6 +80,10 @@ export async function getProject(
   if (!project) throw notFound('Project');
   return project;
 }
+
+/** For search: these projects, open or archived, in any order (unknown ids are left out). */
+export const getProjects = (deps: ProjectsDeps, ids: number[], viewer: AuthUser) =>
+  list(deps, { kind: 'ids', ids }, viewer);
 
 export const listMyProjects = (deps: ProjectsDeps, viewer: AuthUser) =>
   list(deps, { kind: 'creator', userId: viewer.id }, viewer);
@@ -85,6 +103,13 @@ export const listBookmarked = (deps: ProjectsDeps, viewer: AuthUser) =>
 
 export const listBookmarkedOrFollowed = (deps: ProjectsDeps, viewer: AuthUser) =>
   list(deps, { kind: 'bookmarkedOrFollowed', userId: viewer.id }, viewer);
+
+/**
+ * The archived projects, most recently archived first, with when and by whom. Every signed-in
+ * member sees them (as every member sees All projects); restoring is for the creator or an admin.
+ */
+export const listArchivedProjects = (deps: ProjectsDeps, viewer: AuthUser) =>
+  list(deps, { kind: 'archived' }, viewer);
 
 /**
  * Relevant projects: the most recently active projects the viewer created, uploaded to,
@@ -153,7 +178,7 @@ export async function createProject(
   return getProject(deps, id, viewer);
 }
 
-/** Only the project's creator may edit it. */
+/** Only the project's creator may edit it, and only while it is open (409 once archived). */
 export async function updateProject(
   deps: ProjectsDeps,
   id: number,
@@ -161,10 +186,60 @@ export async function updateProject(
   viewer: AuthUser,
 ): Promise<Project> {
   const owner = await repo.findProjectOwner(deps.db, id);
-  if (!owner || owner.archived_at !== null) throw notFound('Project');
+  if (!owner) throw notFound('Project');
   if (owner.creator_id !== viewer.id)
     throw forbidden('Only the creator of this project can edit it.');
-  await repo.updateProject(deps.db, id, { ...values(fields), now: nowIso() });
+  if (owner.archived_at !== null) throw projectArchived();
+  // Guarded by `archived_at is null`: an archive that commits after the check above wins.
+  if (!(await repo.updateProject(deps.db, id, { ...values(fields), now: nowIso() })))
+    throw projectArchived();
+  return getProject(deps, id, viewer);
+}
+
+/** The project's creator and admins may archive and restore it. */
+async function findProjectToArchive(deps: ProjectsDeps, id: number, viewer: AuthUser) {
+  const owner = await repo.findProjectOwner(deps.db, id);
+  if (!owner) throw notFound('Project');
+  if (owner.creator_id !== viewer.id && !viewer.isAdmin)
+    throw forbidden('Only the creator of this project or an admin can archive or restore it.');
+  return owner;
+}
+
+/**
+ * Archives a project (its creator or an admin): it leaves every list but the archived one, and it
+ * and its uploads become read-only until restored. Its activity date (`updatedAt`) is left
+ * alone, so a restored project goes back to its place in the lists. Archiving an archived project
+ * changes nothing and answers it as it is (the first archive's date and person stay).
+ */
+export async function archiveProject(
+  deps: ProjectsDeps,
+  id: number,
+  viewer: AuthUser,
+): Promise<Project> {
+  await findProjectToArchive(deps, id, viewer);
+  await setProjectArchived(deps.db, id, viewer.id);
+  return getProject(deps, id, viewer);
+}
+
+/**
+ * Marks a project archived by `userId`, dated `at` (now unless a caller, the sample workspace,
+ * says otherwise); no permission check. False when it already was archived.
+ */
+export const setProjectArchived = (db: Database, id: number, userId: number, at = nowIso()) =>
+  repo.setProjectArchived(db, id, { userId, at });
+
+/**
+ * Restores an archived project (its creator or an admin): it is back in the lists at its old
+ * activity date, with its bookmarks and follows, and open to uploads and edits. Restoring an open
+ * project changes nothing and answers it.
+ */
+export async function restoreProject(
+  deps: ProjectsDeps,
+  id: number,
+  viewer: AuthUser,
+): Promise<Project> {
+  await findProjectToArchive(deps, id, viewer);
+  await repo.clearProjectArchived(deps.db, id);
   return getProject(deps, id, viewer);
 }
 
@@ -239,7 +314,10 @@ export async function markProject(
   else await repo.removeMark(db, table, userId, projectId);
 }
 
-/** Bookmark/follow toggles: per user, idempotent, answering the updated project. */
+/**
+ * Bookmark/follow toggles: per user, idempotent, answering the updated project; 409 on an
+ * archived project (its marks are kept for when it is restored).
+ */
 export async function setMark(
   deps: ProjectsDeps,
   id: number,
@@ -247,23 +325,46 @@ export async function setMark(
   viewer: AuthUser,
 ): Promise<Project> {
   const owner = await repo.findProjectOwner(deps.db, id);
-  if (!owner || owner.archived_at !== null) throw notFound('Project');
+  if (!owner) throw notFound('Project');
+  if (owner.archived_at !== null) throw projectArchived();
   await markProject(deps.db, { userId: viewer.id, projectId: id, mark });
   return getProject(deps, id, viewer);
 }
 
 /**
- * For the uploads module: the project an upload may be added to (exists, not archived), or 404;
- * answers its name (a photo sent without a name is named after it).
+ * For the uploads module: the project an upload may be added to (exists: else 404; open: else
+ * 409), as a first check before a photo is read; answers its name.
  */
 export async function assertProjectOpen(
   deps: Pick<ProjectsDeps, 'db'>,
   id: number,
+  message?: string,
 ): Promise<{ name: string }> {
   const owner = await repo.findProjectOwner(deps.db, id);
   if (!owner) throw notFound('Project');
-  if (owner.archived_at !== null) throw forbidden('This project is archived; uploads are closed.');
+  if (owner.archived_at !== null) throw projectArchived(message);
   return { name: owner.name };
+}
+
+/**
+ * For the uploads module, inside the write transaction that adds, moves, edits or deletes an
+ * upload: each project must exist (404) and be open (409, with `message` when given). On
+ * PostgreSQL their rows stay locked, in id order, until the transaction ends, so an archive
+ * cannot commit in between and leave a change in an archived project. Answers their names.
+ */
+export async function lockOpenProjects(
+  trx: Database,
+  ids: number[],
+  message?: (id: number) => string | undefined,
+): Promise<Map<number, string>> {
+  const names = new Map<number, string>();
+  for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
+    const owner = await repo.findProjectOwnerForWrite(trx, id);
+    if (!owner) throw notFound('Project');
+    if (owner.archived_at !== null) throw projectArchived(message?.(id));
+    names.set(id, owner.name);
+  }
+  return names;
 }
 
 /** What happened to an upload, as far as the stored counts care. */

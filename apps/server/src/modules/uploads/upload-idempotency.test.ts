@@ -150,7 +150,7 @@ describe('the same clientId in sequence', () => {
 
     const moved = await upload(alice, { clientId, projectId: other.id });
     expect(moved.id).toBe(first.id);
-    expect(moved.project).toEqual({ id: project.id, name: project.name });
+    expect(moved.project).toEqual({ id: project.id, name: project.name, archived: false });
     // Even a project that is closed (or gone) meanwhile: the photo is already stored.
     await archiveProject(ctx, other.id);
     expect((await upload(alice, { clientId, projectId: other.id })).id).toBe(first.id);

@@ -324,14 +324,13 @@ describe('bad uploads', () => {
     await expectRefused([filePart(jpeg), unknown], 404, /Project was not found/);
   });
 
-  it('refuses an archived project (403)', async () => {
+  it('refuses an archived project (409), whichever part comes first', async () => {
     const archived = await buildProject(ctx, { creatorId: alice.id });
     await archiveProject(ctx, archived.id);
-    await expectRefused(
-      [filePart(await jpegWithExif()), dtoPart({ projectId: archived.id })],
-      403,
-      /archived/,
-    );
+    const jpeg = await jpegWithExif();
+    const closed = dtoPart({ projectId: archived.id });
+    await expectRefused([filePart(jpeg), closed], 409, /This project is archived/);
+    await expectRefused([closed, filePart(jpeg)], 409, /This project is archived/);
   });
 
   it('refuses a signed-out upload before reading it (401)', async () => {
@@ -472,7 +471,7 @@ describe('storeUpload when a later step fails', () => {
     const aliceBefore = await profileUploads(alice.id);
     await expect(
       storeUpload(ctx, { ...(await photoFile()), projectId: archived.id, creatorId: alice.id }),
-    ).rejects.toMatchObject({ statusCode: 403 });
+    ).rejects.toMatchObject({ statusCode: 409, code: 'project_archived' });
     expect(await storedKeys(ctx)).toEqual(keys);
     expect(await uploadRowCount(ctx)).toBe(rows);
     expect(await profileUploads(alice.id)).toBe(aliceBefore);

@@ -33,6 +33,7 @@ function selectUploads(db: Database) {
       'creator.lastname as creator_lastname',
       'uploads.project_id',
       'project.name as project_name',
+      'project.archived_at as project_archived_at',
     ]);
 }
 
@@ -42,16 +43,23 @@ export function findUploadById(db: Database, id: number) {
   return selectUploads(db).where('uploads.id', '=', id).executeTakeFirst();
 }
 
+/** These uploads (any order; unknown ids are left out). */
+export function findUploadsByIds(db: Database, ids: number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return selectUploads(db).where('uploads.id', 'in', ids).execute();
+}
+
 const newestFirst = <Q extends ReturnType<typeof selectUploads>>(query: Q) =>
   query.orderBy('uploads.created_at', 'desc').orderBy('uploads.id', 'desc');
 
 // The feeds are the busiest calls: each shape is compiled once (db/compiled-query.ts).
 const latestUploads = compiledQuery(
-  (db: Database, limit: number) => newestFirst(selectUploads(db)).limit(limit),
+  (db: Database, limit: number) =>
+    newestFirst(selectUploads(db).where('project.archived_at', 'is', null)).limit(limit),
   1,
 );
 
-/** Newest uploads across every project (`uploads_created_idx`). */
+/** Newest uploads across every open project (`uploads_created_idx`). */
 export function listLatestUploads(db: Database, options: { limit: number }) {
   return latestUploads(db, options.limit);
 }
@@ -81,21 +89,27 @@ export function findFeedCursor(db: Database, id: number): Promise<FeedCursor | u
  * One page of a feed filtered on `column` (project or creator), newest first. The keyset
  * condition "older than (c, i)" is written `created_at <= c AND (created_at < c OR id < i)`: the
  * first part is a range on the `(column, created_at, id)` index, so a deep page does not scan the
- * newer rows; the second drops the cursor itself and its newer same-time siblings.
+ * newer rows; the second drops the cursor itself and its newer same-time siblings. A member's
+ * feed, which crosses projects, leaves out the uploads of archived projects; a project's own feed
+ * shows them all.
  */
 type FeedColumn = 'uploads.project_id' | 'uploads.creator_id';
+
+const feedUploads = (db: Database, column: FeedColumn, value: number) => {
+  const query = selectUploads(db).where(column, '=', value);
+  return column === 'uploads.creator_id' ? query.where('project.archived_at', 'is', null) : query;
+};
 
 const feedQueries = (column: FeedColumn) => ({
   first: compiledQuery(
     (db: Database, value: number, limit: number) =>
-      newestFirst(selectUploads(db).where(column, '=', value)).limit(limit),
+      newestFirst(feedUploads(db, column, value)).limit(limit),
     2,
   ),
   after: compiledQuery(
     (db: Database, value: number, createdAt: string, id: number, limit: number) =>
       newestFirst(
-        selectUploads(db)
-          .where(column, '=', value)
+        feedUploads(db, column, value)
           .where('uploads.created_at', '<=', createdAt)
           .where((eb) =>
             eb.or([eb('uploads.created_at', '<', createdAt), eb('uploads.id', '<', id)]),
@@ -121,7 +135,7 @@ export function listProjectUploads(db: Database, projectId: number, page: FeedPa
   return listFeed(db, 'uploads.project_id', projectId, page);
 }
 
-/** A page of one member's uploads (`uploads_creator_created_idx`). */
+/** A page of one member's uploads in open projects (`uploads_creator_created_idx`). */
 export function listMemberUploads(db: Database, creatorId: number, page: FeedPage) {
   return listFeed(db, 'uploads.creator_id', creatorId, page);
 }

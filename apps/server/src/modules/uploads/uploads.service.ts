@@ -11,7 +11,12 @@ import { extensionForType, newUploadKeys } from '../../media/media-types.js';
 import type { Storage } from '../../media/storage/index.js';
 import { removeFile } from '../../media/temp-files.js';
 import type { AuthUser } from '../auth/auth.service.js';
-import { assertProjectOpen, getProject, recordUploadChange } from '../projects/projects.service.js';
+import {
+  assertProjectOpen,
+  getProject,
+  lockOpenProjects,
+  recordUploadChange,
+} from '../projects/projects.service.js';
 import { assertMemberExists } from '../users/users.service.js';
 import { throwAsHttpError } from './image-refusals.js';
 import { storageAsHttpError } from './storage-refusals.js';
@@ -66,7 +71,11 @@ async function toUpload(
       firstname: row.creator_firstname,
       lastname: row.creator_lastname,
     },
-    project: { id: row.project_id, name: row.project_name },
+    project: {
+      id: row.project_id,
+      name: row.project_name,
+      archived: row.project_archived_at !== null,
+    },
     capturedAt: row.captured_at,
     latitude: row.latitude,
     longitude: row.longitude,
@@ -90,7 +99,19 @@ export async function getUpload(
   return toUpload(deps, row, viewer);
 }
 
-/** The newest `count` uploads across the workspace (the route caps `count`). */
+/** For search: these uploads, in any order (unknown ids are left out). */
+export async function getUploads(
+  deps: Pick<UploadsDeps, 'db' | 'links'>,
+  ids: number[],
+  viewer: AuthUser,
+): Promise<Upload[]> {
+  return toUploads(deps, await repo.findUploadsByIds(deps.db, ids), viewer);
+}
+
+/**
+ * The newest `count` uploads across the workspace (the route caps `count`). Those of archived
+ * projects are left out: they stay on their project's feed and by link.
+ */
 export async function listLatestUploads(
   deps: Pick<UploadsDeps, 'db' | 'links'>,
   count: number,
@@ -114,8 +135,8 @@ async function feedPage(db: Database, query: FeedQuery): Promise<repo.FeedPage> 
 }
 
 /**
- * A page of a project's uploads, newest first (at most FEED_LIMIT); 404 when there is no such
- * project.
+ * A page of a project's uploads, newest first (at most FEED_LIMIT), archived or not; 404 when
+ * there is no such project.
  */
 export async function listProjectUploads(
   deps: Pick<UploadsDeps, 'db' | 'links'>,
@@ -152,8 +173,8 @@ export async function listProjectPhotoLocations(
 }
 
 /**
- * A page of a member's uploads, newest first (at most FEED_LIMIT); 404 when there is no such
- * member.
+ * A page of a member's uploads in open projects, newest first (at most FEED_LIMIT); 404 when
+ * there is no such member. Like the workspace's latest uploads, it leaves archived projects out.
  */
 export async function listMemberUploads(
   deps: Pick<UploadsDeps, 'db' | 'links'>,
@@ -268,13 +289,15 @@ export async function storeUpload(
 
   try {
     return await writeTransaction(deps.db, async (trx) => {
-      // Checked again inside the transaction: the project may have been archived meanwhile.
-      const project = await assertProjectOpen({ db: trx }, input.projectId);
+      // Checked again inside the transaction, which holds the project's row until it commits:
+      // the project may have been archived since the form's first check.
+      const projectName = (await lockOpenProjects(trx, [input.projectId])).get(input.projectId);
       const id = await repo.insertUpload(trx, {
         project_id: input.projectId,
         creator_id: input.creatorId,
         client_id: input.clientId ?? null,
-        name: input.name || defaultUploadName(project.name, image.meta.capturedLocal, createdAt),
+        name:
+          input.name || defaultUploadName(projectName ?? '', image.meta.capturedLocal, createdAt),
         description: input.description,
         created_at: createdAt,
         updated_at: createdAt,
@@ -369,7 +392,8 @@ const onlyCreator = (action: string) =>
  * PATCH /api/upload/update/no-image/{id}: the creator changes name, description or project.
  * Missing fields keep their current value; a blank name is refused. Moving to another project
  * moves one from its count to the other's (both projects' activity dates move too); staying
- * refreshes the project's activity date.
+ * refreshes the project's activity date. An upload of an archived project, or a move into one,
+ * is refused with 409.
  */
 export async function updateUpload(
   deps: Pick<UploadsDeps, 'db' | 'links'>,
@@ -384,7 +408,11 @@ export async function updateUpload(
     if (current.creator_id !== viewer.id) throw onlyCreator('edit');
     const projectId = changes.projectId ?? current.project_id;
     const moved = projectId !== current.project_id;
-    if (moved) await assertProjectOpen({ db: trx }, projectId);
+    await lockOpenProjects(trx, [current.project_id, projectId], (archived) =>
+      archived === current.project_id
+        ? undefined
+        : 'The project you are moving this photo to is archived; choose an open project.',
+    );
     const updated = await repo.updateUploadText(trx, id, current.project_id, {
       name: changes.name ?? current.name,
       description: changes.description ?? current.description,
@@ -403,9 +431,10 @@ export async function updateUpload(
 }
 
 /**
- * DELETE /api/upload/delete/{id}: the creator removes the upload. The row goes first (with the
- * counts, in one transaction), then the stored files; a file that cannot be removed now is left
- * to the sweeper, which removes objects no row references.
+ * DELETE /api/upload/delete/{id}: the creator removes the upload (409 while its project is
+ * archived). The row goes first (with the counts, in one transaction), then the stored files; a
+ * file that cannot be removed now is left to the sweeper, which removes objects no row
+ * references.
  */
 export async function deleteUpload(
   deps: Pick<UploadsDeps, 'db' | 'storage'>,
@@ -416,6 +445,7 @@ export async function deleteUpload(
     const current = await repo.findUploadForChange(trx, id);
     if (!current) throw uploadNotFound();
     if (current.creator_id !== viewer.id) throw onlyCreator('delete');
+    await lockOpenProjects(trx, [current.project_id]);
     if (!(await repo.deleteUpload(trx, id))) throw uploadNotFound();
     await recordUploadChange(trx, {
       kind: 'removed',
