@@ -3,9 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorResponse, Project, ProjectLocation, ProjectRow, Upload } from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeTransaction } from '../../db/database.js';
 import { archiveProject, buildProject, setProjectActivity } from '../../../test/factories.js';
 import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
 import { jpegWithExif } from '../../../test/images.js';
+import { lockOpenProjects } from './projects.service.js';
 import {
   dtoPart,
   filePart,
@@ -134,6 +136,41 @@ describe('POST /api/project/{id}/archive', () => {
     expect(res.json<ErrorResponse>().message).toMatch(
       status === 404 ? /Project was not found/ : /id/i,
     );
+  });
+});
+
+describe('an archive racing a change', () => {
+  it('waits for a transaction that found the project open, then archives it', async () => {
+    const creator = await signedInUser(ctx);
+    const p = await buildProject(ctx, { creatorId: creator.id });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let checked = () => {};
+    const open = new Promise<void>((resolve) => (checked = resolve));
+    // What an upload's transaction does first: check the project open, holding its row.
+    const change = writeTransaction(ctx.db, async (trx) => {
+      await lockOpenProjects(trx, [p.id]);
+      checked();
+      await held;
+    });
+    await open;
+    let answered = false;
+    const archiving = archive(p.id, creator.token).then((res) => {
+      answered = true;
+      return res;
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(answered).toBe(false);
+    } finally {
+      release();
+      await change;
+    }
+    expect((await archiving).statusCode).toBe(200);
+    // And a change that comes after the archive finds it archived.
+    await expect(
+      writeTransaction(ctx.db, (trx) => lockOpenProjects(trx, [p.id])),
+    ).rejects.toMatchObject({ statusCode: 409, code: 'project_archived' });
   });
 });
 
