@@ -23,6 +23,7 @@ import { clientConfigRoutes } from './modules/client-config/client-config.routes
 import { healthRoutes } from './modules/health/health.routes.js';
 import { placesRoutes } from './modules/places/places.routes.js';
 import { projectRoutes } from './modules/projects/projects.routes.js';
+import { searchRoutes } from './modules/search/search.routes.js';
 import { mediaRoutes } from './modules/uploads/media.routes.js';
 import { uploadRoutes } from './modules/uploads/uploads.routes.js';
 import { userRoutes } from './modules/users/users.routes.js';
@@ -107,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   projectRoutes(app, deps);
   userRoutes(app, deps);
   uploadRoutes(app, deps);
+  searchRoutes(app, deps);
   mediaRoutes(app, deps);
 
   await registerWebApp(app, config);

@@ -94,6 +94,19 @@ export interface UploadsTable {
   client_id: string | null;
 }
 
+/**
+ * One searchable thing (a project, an upload or a person), kept in step by triggers (see the
+ * search-index migration). PostgreSQL adds a `document` tsvector; SQLite indexes the text in the
+ * FTS5 table `search_fts`.
+ */
+interface SearchDocumentsTable {
+  id: Generated<number>;
+  kind: 'project' | 'upload' | 'person';
+  ref_id: number;
+  title: string;
+  body: string;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -104,6 +117,7 @@ export interface DB {
   project_bookmarks: ProjectMarksTable;
   project_follows: ProjectMarksTable;
   uploads: UploadsTable;
+  search_documents: SearchDocumentsTable;
 }
 
 export type NewUserRow = Insertable<UsersTable>;
