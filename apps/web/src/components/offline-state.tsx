@@ -29,10 +29,20 @@ const InsideOfflineFallback = createContext(false);
  * instead, in the placeholder's place and at least its height (nothing below jumps when it
  * turns back into the placeholder and then the data). Placeholders nested in one say nothing.
  */
-export function OfflineFallback({ children }: { children: ReactNode }) {
+export function OfflineFallback({
+  children,
+  loading = true,
+}: {
+  children: ReactNode;
+  /**
+   * Whether `children` is still a placeholder. A page whose parts load on their own passes
+   * false once one of them has something to show: the rest say it themselves.
+   */
+  loading?: boolean;
+}) {
   const online = useOnline();
   const nested = useContext(InsideOfflineFallback);
-  if (online || nested) return children;
+  if (online || nested || !loading) return children;
   return (
     <Box sx={{ display: 'grid', '& > *': { gridArea: '1 / 1', minWidth: 0 } }}>
       <Box aria-hidden sx={{ visibility: 'hidden' }}>

@@ -65,21 +65,21 @@ describe('layout', () => {
 
   it('search box: Enter opens /search?q=… and clears the text', async () => {
     const { user, router } = renderApp('/', { signedInAs: member });
-    const box = await screen.findByRole('searchbox', { name: 'Search' });
+    const box = await screen.findByRole('combobox', { name: 'Search' });
     await user.type(box, 'north wing{Enter}');
     expect(router.state.location.pathname).toBe('/search');
     expect(new URLSearchParams(router.state.location.search).get('q')).toBe('north wing');
-    expect(screen.getByRole('searchbox', { name: 'Search' })).toHaveValue('');
+    expect(screen.getByRole('combobox', { name: 'Search' })).toHaveValue('');
   });
 
   it('search box: the Search button does the same', async () => {
     const { user, router } = renderApp('/', { signedInAs: member });
-    await user.type(await screen.findByRole('searchbox', { name: 'Search' }), 'crane');
+    await user.type(await screen.findByRole('combobox', { name: 'Search' }), 'crane');
     await user.click(screen.getByRole('button', { name: 'Search' }));
     expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(
       '/search?q=crane',
     );
-    expect(screen.getByRole('searchbox', { name: 'Search' })).toHaveValue('');
+    expect(screen.getByRole('combobox', { name: 'Search' })).toHaveValue('');
   });
 
   it('top bar links: logo Home, UPLOAD, Notifications and the profile preview', async () => {

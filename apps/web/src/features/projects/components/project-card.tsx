@@ -8,7 +8,9 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Project } from '@sitelog/shared';
+import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { ArchivedChip } from '@/components/archived-chip';
 import { OfflineFallback } from '@/components/offline-state';
 import { OverflowTooltip, overflowText } from '@/components/overflow-tooltip';
 import { tileImageLoading, tileImageProps, type TileImageLoading } from '@/components/tile-image';
@@ -48,21 +50,32 @@ function ProjectCover({ project, loading }: { project: Project; loading: TileIma
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
+const plainText = (text: string): ReactNode => text;
+
+interface ProjectCardOptions {
+  /** h2 where the grid sits right under the page title, h3 inside a titled section. */
+  headingLevel?: 'h2' | 'h3';
+  /** The description too, on up to two lines (search results, where it may be what matched). */
+  showDescription?: boolean;
+  /** Draws the name, location and description (search results mark the words searched for). */
+  renderText?: (text: string) => ReactNode;
+}
+
 /**
- * A project tile: cover photo, name (wrapped in full), location (on one line, whole in a tooltip
- * on hover and focus when cut), uploads and last activity; opens the project. It fills its grid
- * cell, so the tiles of a row are one height.
+ * A project tile: cover photo, name (wrapped in full), "Archived" when it is, location (on one
+ * line, whole in a tooltip on hover and focus when cut), uploads and last activity; opens the
+ * project. It fills its grid cell, so the tiles of a row are one height.
  */
 export function ProjectCard({
   project,
   headingLevel = 'h3',
   loading = 'lazy',
-}: {
+  showDescription = false,
+  renderText = plainText,
+}: ProjectCardOptions & {
   project: Project;
   /** How its cover loads (see tile-image.ts); grids set it by position. */
   loading?: TileImageLoading;
-  /** h2 where the grid sits right under the page title, h3 inside a titled section. */
-  headingLevel?: 'h2' | 'h3';
 }) {
   return (
     <Card variant="outlined" sx={{ height: '100%' }}>
@@ -85,8 +98,9 @@ export function ProjectCard({
               variant="subtitle1"
               sx={{ fontWeight: 600, lineHeight: 1.3, overflowWrap: 'anywhere' }}
             >
-              {project.name}
+              {renderText(project.name)}
             </Typography>
+            {project.archivedAt ? <ArchivedChip /> : null}
             <Stack
               direction="row"
               spacing={0.5}
@@ -94,9 +108,25 @@ export function ProjectCard({
             >
               <PlaceOutlined aria-hidden sx={{ fontSize: 16, flexShrink: 0 }} />
               <Typography variant="body2" noWrap {...overflowText}>
-                {project.location}
+                {renderText(project.location)}
               </Typography>
             </Stack>
+            {showDescription && project.description.trim() !== '' ? (
+              <Typography
+                variant="body2"
+                color="text.secondary"
+                sx={{
+                  mt: 0.5,
+                  overflowWrap: 'anywhere',
+                  display: '-webkit-box',
+                  WebkitLineClamp: 2,
+                  WebkitBoxOrient: 'vertical',
+                  overflow: 'hidden',
+                }}
+              >
+                {renderText(project.description)}
+              </Typography>
+            ) : null}
             <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 0.5 }}>
               {plural(project.uploadsCount, 'upload')} · updated{' '}
               {formatRelativeDay(project.updatedAt)}
@@ -114,11 +144,10 @@ export const projectGridColumns = 'repeat(auto-fill, minmax(min(100%, 160px), 1f
 export function ProjectGrid({
   projects,
   label,
-  headingLevel,
-}: {
+  ...options
+}: ProjectCardOptions & {
   projects: Project[];
   label: string;
-  headingLevel?: 'h2' | 'h3';
 }) {
   return (
     <Box
@@ -135,11 +164,7 @@ export function ProjectGrid({
     >
       {projects.map((project, i) => (
         <Box component="li" key={project.id} sx={{ minWidth: 0 }}>
-          <ProjectCard
-            project={project}
-            headingLevel={headingLevel}
-            loading={tileImageLoading(i)}
-          />
+          <ProjectCard project={project} loading={tileImageLoading(i)} {...options} />
         </Box>
       ))}
     </Box>

@@ -10,7 +10,7 @@ import { tileImageLoading, tileImageProps, type TileImageLoading } from '@/compo
 import { formatExactTime, formatTileTime } from '@/lib/format-photo-time';
 import { basisLabel, groupByDay } from '../day-groups';
 import { photoHref, usePageWithoutPhoto, type PageWithoutPhoto } from '../viewer/viewer-context';
-import { PersonAvatar } from './person-avatar';
+import { PersonAvatar } from '@/components/person-avatar';
 
 /** Same columns as the shell's TileGridSkeleton, so loading and loaded grids line up. */
 export const uploadGridColumns = {
@@ -22,6 +22,8 @@ export const uploadGridColumns = {
 
 /** Every tile's image box has this shape whatever the photo, so the grid never jumps. */
 export const UPLOAD_TILE_ASPECT = '4 / 3';
+
+const plainText = (text: string): ReactNode => text;
 
 export const uploadDisplayName = (upload: Pick<Upload, 'name'>) =>
   upload.name.trim() === '' ? 'Untitled photo' : upload.name;
@@ -42,6 +44,7 @@ export const UploadTile = memo(function UploadTile({
   loading = 'lazy',
   showProject = false,
   onOpen,
+  renderText = plainText,
 }: {
   upload: TileUpload;
   /** The page the tile is on, without its photo: the tile links to it with `?photo=ID`. */
@@ -50,6 +53,8 @@ export const UploadTile = memo(function UploadTile({
   showProject?: boolean;
   /** Called as the tile's link is followed (to mark the feed the viewer pages through). */
   onOpen?: (id: number) => void;
+  /** Draws the name, author and project (search results mark the words searched for). */
+  renderText?: (text: string) => ReactNode;
 }) {
   const name = uploadDisplayName(upload);
   const creator = `${upload.creator.firstname} ${upload.creator.lastname}`;
@@ -89,7 +94,7 @@ export const UploadTile = memo(function UploadTile({
         <Box sx={{ px: 1, py: 0.75, minWidth: 0 }}>
           {/* The image's alt already names the link. */}
           <Typography variant="body2" noWrap aria-hidden {...overflowText} sx={{ fontWeight: 500 }}>
-            {name}
+            {renderText(name)}
           </Typography>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, minWidth: 0, mt: 0.25 }}>
             <PersonAvatar person={upload.creator} size={20} />
@@ -100,7 +105,7 @@ export const UploadTile = memo(function UploadTile({
               {...overflowText}
               sx={{ minWidth: 0 }}
             >
-              {creator}
+              {renderText(creator)}
             </Typography>
           </Box>
           <Typography variant="caption" color="text.secondary" component="p" noWrap>
@@ -123,7 +128,7 @@ export const UploadTile = memo(function UploadTile({
               data-tile-project
               {...overflowText}
             >
-              {upload.project.name}
+              {renderText(upload.project.name)}
             </Typography>
           ) : null}
         </Box>
@@ -145,6 +150,13 @@ interface UploadGridProps {
   headingLevel?: 'h2' | 'h3';
   /** Called as a tile is opened (the feed marks itself as the one the viewer pages through). */
   onOpen?: (id: number) => void;
+  /**
+   * Under day headings (feeds, newest first), or one list in the order given (search results,
+   * ranked by relevance, where days would be cut into many runs).
+   */
+  byDay?: boolean;
+  /** Draws the tiles' texts (see UploadTile). */
+  renderText?: (text: string) => ReactNode;
 }
 
 const gridSx = {
@@ -168,11 +180,32 @@ export function UploadGrid({
   showProject = false,
   headingLevel = 'h3',
   onOpen,
+  byDay = true,
+  renderText,
 }: UploadGridProps) {
   const headingId = useId();
-  const groups = groupByDay(uploads);
+  const groups = byDay ? groupByDay(uploads) : [];
   // Opening the viewer changes only `photo`: the tiles' links stay, so the tiles do not redraw.
   const page = usePageWithoutPhoto();
+  if (!byDay) {
+    return (
+      <Box component="ul" aria-label={label} data-upload-feed sx={gridSx}>
+        {leading ? <li>{leading}</li> : null}
+        {uploads.map((upload, i) => (
+          <li key={upload.id}>
+            <UploadTile
+              upload={upload}
+              page={page}
+              loading={tileImageLoading(i)}
+              showProject={showProject}
+              onOpen={onOpen}
+              renderText={renderText}
+            />
+          </li>
+        ))}
+      </Box>
+    );
+  }
   if (groups.length === 0) {
     return (
       <Box component="ul" aria-label={label} sx={gridSx}>
@@ -224,6 +257,7 @@ export function UploadGrid({
                       loading={loading}
                       showProject={showProject}
                       onOpen={onOpen}
+                      renderText={renderText}
                     />
                   </li>
                 );

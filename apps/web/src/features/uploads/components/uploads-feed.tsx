@@ -21,6 +21,10 @@ interface UploadsFeedProps {
   showProject?: boolean;
   /** The level of the day headings: under the page's h1 directly, or under a section's h2. */
   headingLevel?: 'h2' | 'h3';
+  /** Under day headings (the default), or one list in the order given (see UploadGrid). */
+  byDay?: boolean;
+  /** Draws the tiles' texts (search results mark the words searched for). */
+  renderText?: (text: string) => ReactNode;
 }
 
 const EMPTY: readonly Upload[] = [];
@@ -37,6 +41,8 @@ export function UploadsFeed({
   skeletonCount = 6,
   showProject = false,
   headingLevel,
+  byDay,
+  renderText,
 }: UploadsFeedProps) {
   const paged = isPaged(query) ? query : undefined;
   const sequenceKey = useId();
@@ -85,6 +91,8 @@ export function UploadsFeed({
       showProject={showProject}
       headingLevel={headingLevel}
       onOpen={onOpen}
+      byDay={byDay}
+      renderText={renderText}
     />
   );
   if (!paged?.hasNextPage) return grid;

@@ -14,7 +14,7 @@ import { formatExactTime } from '@/lib/format-photo-time';
 import { paths } from '@/lib/paths';
 import { isInArchivedProject } from '../can-edit-upload';
 import { uploadDisplayName } from '../components/upload-tiles';
-import { PersonAvatar } from '../components/person-avatar';
+import { PersonAvatar } from '@/components/person-avatar';
 
 /**
  * What the viewer's info panel says about a photo: name, description, who, which project (marked

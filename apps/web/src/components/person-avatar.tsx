@@ -1,7 +1,11 @@
 import Box from '@mui/material/Box';
-import type { Upload } from '@sitelog/shared';
 
-type Person = Upload['creator'];
+/** Who: anyone the API names (an upload's creator, a member's profile). */
+interface Person {
+  id: number;
+  firstname: string;
+  lastname: string;
+}
 
 /** "AS" for Aisha Sharma; the first letter of whichever name is there. */
 export function initialsOf(person: Pick<Person, 'firstname' | 'lastname'>): string {
