@@ -140,7 +140,7 @@ test('works by keyboard: menu, projects table, project, photo, search', async ({
   await expect(enlarge).toBeFocused();
 
   // The top bar search box.
-  await tabTo(page, page.getByRole('searchbox', { name: 'Search' }));
+  await tabTo(page, page.getByRole('banner').getByRole('combobox', { name: 'Search' }));
   await page.keyboard.type('formwork');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/search\?q=formwork$/);

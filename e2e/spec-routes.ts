@@ -330,15 +330,21 @@ export const specRoutes: SpecRoute[] = [
   },
   {
     name: 'search',
-    loadsData: false,
-    path: () => '/search?q=crane',
-    title: () => 'Search: crane · Sitelog',
-    check: async ({ page }) => {
+    path: (data) => `/search?q=${encodeURIComponent(data.project.name)}`,
+    title: (data) => `Search: ${data.project.name} · Sitelog`,
+    check: async ({ page, data }) => {
       await expect(h1(page, 'Search')).toBeVisible();
-      await expect(main(page).getByText('Results for “crane”')).toBeVisible();
-      for (const name of ['Projects', 'Uploads', 'Reports']) {
-        await expect(page.getByRole('region', { name })).toContainText('Under construction');
-      }
+      await expect(main(page).getByText(`Results for “${data.project.name}”`)).toBeVisible();
+      const projects = page.getByRole('region', { name: 'Projects' });
+      // A project card's link is named by its whole text: the name is part of it.
+      await expect(projects.getByRole('link', { name: data.project.name })).toBeVisible();
+      // The photo of that project matches by its project's name.
+      await expect(
+        page
+          .getByRole('region', { name: 'Photos' })
+          .locator(`[data-upload-tile="${data.upload.id}"]`),
+      ).toBeVisible();
+      await expect(page.getByRole('region', { name: /reports/i })).toHaveCount(0);
     },
   },
   {

@@ -158,7 +158,7 @@ test('the side menu and the top bar reach every screen @phone', async ({ page, a
   await expect(page).toHaveURL(/\/uploader\/choose$/);
 
   // Search: Enter, or the search button, opens /search with the query and clears the box.
-  const box = banner.getByRole('searchbox', { name: 'Search' });
+  const box = banner.getByRole('combobox', { name: 'Search' });
   await box.fill('tower crane');
   await box.press('Enter');
   await expect(page).toHaveURL(/\/search\?q=tower(\+|%20)crane$/);

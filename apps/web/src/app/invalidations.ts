@@ -1,6 +1,7 @@
 import type { QueryKey } from '@tanstack/react-query';
 import { mapKeys } from '@/features/maps/api/keys';
 import { projectKeys } from '@/features/projects/api/keys';
+import { searchKeys } from '@/features/search/api/keys';
 import { uploadKeys } from '@/features/uploads/api/keys';
 import { userKeys } from '@/features/users/api/keys';
 
@@ -14,7 +15,7 @@ import { userKeys } from '@/features/users/api/keys';
  * An upload was added to, changed in or removed from `projectId` by member `creatorId`: the
  * project's count, cover and updated-at (its page and every project list, members' project
  * lists included), the member's upload count, and the maps' pins (a move changes two projects'
- * pins; the all-projects map shows counts).
+ * pins; the all-projects map shows counts), and search results (the photo's words, counts).
  */
 export const afterUploadChange = (projectId: number, creatorId: number): QueryKey[] => [
   projectKeys.detail(projectId),
@@ -22,25 +23,28 @@ export const afterUploadChange = (projectId: number, creatorId: number): QueryKe
   userKeys.allMemberProjects(),
   userKeys.profile(creatorId),
   mapKeys.all,
+  searchKeys.all,
 ];
 
 /**
- * A project was edited: the views outside the projects feature that show its name, and the
- * all-projects map (its name, place and coordinates).
+ * A project was edited: the views outside the projects feature that show its name, the
+ * all-projects map (its name, place and coordinates) and search results (its words).
  */
 export const afterProjectEdit = (): QueryKey[] => [
   userKeys.allMemberProjects(),
   uploadKeys.details(),
   mapKeys.projects(),
+  searchKeys.all,
 ];
 
 /**
  * A project was archived or restored: the member's project lists (it leaves or rejoins them),
  * its photos wherever they are shown (their "Archived" mark, and the feeds that leave out an
- * archived project's photos), and the maps (its pin).
+ * archived project's photos), the maps (its pin) and search results (shown only when asked).
  */
 export const afterProjectArchive = (): QueryKey[] => [
   userKeys.allMemberProjects(),
   uploadKeys.all,
   mapKeys.all,
+  searchKeys.all,
 ];

@@ -7,16 +7,17 @@ import {
   Suspense,
   useCallback,
   useId,
+  useRef,
   useState,
   type ChangeEvent,
   type FormEvent,
   type KeyboardEvent,
 } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { visuallyHidden } from '@/components/visually-hidden';
 import { paths } from '@/lib/paths';
 import { PHOTO_PARAM } from '@/features/uploads/viewer/photo-param';
-import type { SuggestionTarget } from '@/features/search/components/search-suggestions';
+import type { SuggestionKeys } from '@/features/search/components/search-suggestions';
 
 /**
  * The dropdown opens from this many characters: the search contract's `searchLimits.queryMin`,
@@ -25,16 +26,14 @@ import type { SuggestionTarget } from '@/features/search/components/search-sugge
  */
 export const TYPE_AHEAD_MIN = 2;
 
-/* The dropdown (its query, the marks, the contract) is fetched when the box is first focused. */
+/*
+ * The dropdown (its query, the marks, the contract, and the keys that walk it) is fetched when
+ * the box is first focused: the first download holds only the box.
+ */
 const loadSuggestions = () => import('@/features/search/components/search-suggestions');
 const SearchSuggestions = lazy(() =>
   loadSuggestions().then((module) => ({ default: module.SearchSuggestions })),
 );
-
-/** Every option of the open dropdown, in order (the arrow keys walk them). */
-const optionsOf = (listboxId: string): HTMLElement[] => [
-  ...(document.getElementById(listboxId)?.querySelectorAll<HTMLElement>('[role="option"]') ?? []),
-];
 
 /**
  * Top-bar search (spec §2), an ARIA combobox: from two characters a dropdown shows the first
@@ -44,23 +43,28 @@ const optionsOf = (listboxId: string): HTMLElement[] => [
  */
 export function SearchBox() {
   const navigate = useNavigate();
-  const location = useLocation();
   const listboxId = useId();
   const [text, setText] = useState('');
   const [focused, setFocused] = useState(false);
-  // Escape closes the dropdown until the text changes.
+  // Escape closes the dropdown until the text changes (or an arrow key opens it again).
   const [dismissed, setDismissed] = useState(false);
   const [expanded, setExpanded] = useState(false);
   const [activeId, setActiveId] = useState<string | null>(null);
+  // The open dropdown's handling of the keys pressed in the box.
+  const keysRef = useRef<SuggestionKeys | null>(null);
   const query = text.trim();
   const open = focused && !dismissed && query.length >= TYPE_AHEAD_MIN;
   const listShown = open && expanded;
 
-  const reset = () => {
+  const reset = useCallback(() => {
     setText('');
     setActiveId(null);
     setDismissed(false);
-  };
+  }, []);
+  const dismiss = useCallback(() => {
+    setDismissed(true);
+    setActiveId(null);
+  }, []);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -68,56 +72,13 @@ export function SearchBox() {
     reset();
   };
 
-  const choose = (target: SuggestionTarget) => {
-    if (target.kind === 'project') void navigate(paths.project(target.project.id));
-    else if (target.kind === 'person') void navigate(paths.memberProfile(target.person.id));
-    else if (target.kind === 'all') void navigate(paths.search(target.query));
-    else {
-      // The photo opens full screen over the current page, as a tile's link does.
-      const params = new URLSearchParams(location.search);
-      params.set(PHOTO_PARAM, String(target.upload.id));
-      void navigate(`${location.pathname}?${params.toString()}`, {
-        state: { photoViewer: true },
-      });
-    }
-    reset();
-  };
-
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+    if (open) keysRef.current?.(event);
+    else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
-      if (!open) {
-        setDismissed(false);
-        return;
-      }
-      const options = optionsOf(listboxId);
-      if (options.length === 0) return;
-      const at = options.findIndex((option) => option.id === activeId);
-      const step = event.key === 'ArrowDown' ? 1 : -1;
-      const next =
-        at === -1
-          ? step === 1
-            ? 0
-            : options.length - 1
-          : (at + step + options.length) % options.length;
-      setActiveId(options[next]!.id);
-    } else if (event.key === 'Enter') {
-      const active = activeId && listShown ? document.getElementById(activeId) : null;
-      if (active) {
-        event.preventDefault();
-        active.click();
-      }
-    } else if (event.key === 'Escape') {
-      // Open, Escape closes the dropdown (and does not clear the box, as a search field would).
-      if (open) {
-        event.preventDefault();
-        setDismissed(true);
-        setActiveId(null);
-      }
+      setDismissed(false);
     }
   };
-
-  const onExpandedChange = useCallback((shown: boolean) => setExpanded(shown), []);
 
   return (
     <Box
@@ -198,6 +159,8 @@ export function SearchBox() {
             '&:focus': { outline: 0 },
             '&:invalid': { boxShadow: 'none' },
             '&::-webkit-search-decoration': { WebkitAppearance: 'none' },
+            // The bar is dark in both modes: the browser's clear button is drawn for a dark field.
+            colorScheme: 'dark',
             '&::placeholder': { color: 'inherit', opacity: 0.75 },
           }}
         />
@@ -216,8 +179,11 @@ export function SearchBox() {
             listboxId={listboxId}
             activeId={activeId}
             onActivate={setActiveId}
-            onChoose={choose}
-            onExpandedChange={onExpandedChange}
+            onExpandedChange={setExpanded}
+            onDismiss={dismiss}
+            onDone={reset}
+            keysRef={keysRef}
+            photoParam={PHOTO_PARAM}
           />
         </Suspense>
       ) : null}

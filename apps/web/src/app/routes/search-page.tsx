@@ -350,6 +350,8 @@ export function SearchPage() {
               label={tab.label}
               id={`${tabId}-${tab.type}`}
               aria-controls={`${tabId}-panel`}
+              // Narrower on a phone, so the four fit 375 px without scrolling.
+              sx={{ minWidth: { xs: 0, sm: 90 }, px: { xs: 1.5, sm: 2 } }}
             />
           ))}
         </Tabs>

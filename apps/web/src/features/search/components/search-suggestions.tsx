@@ -6,11 +6,21 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { Profile, Project, SearchResponse, Upload } from '@sitelog/shared';
-import { useEffect, useMemo, type ReactNode } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  type KeyboardEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { PersonAvatar } from '@/components/person-avatar';
 import { errorMessage } from '@/lib/api-client';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useOnline } from '@/lib/use-online';
+import { paths } from '@/lib/paths';
 import { useTypeAhead } from '../api/search';
 import { isSearchable } from '../search-params';
 import { Highlight } from './highlight';
@@ -18,8 +28,11 @@ import { Highlight } from './highlight';
 /** How long typing pauses before the dropdown asks. */
 export const TYPE_AHEAD_DELAY_MS = 200;
 
+/** The dropdown's handling of a key pressed in the box (the box calls it while it is open). */
+export type SuggestionKeys = (event: KeyboardEvent<HTMLInputElement>) => void;
+
 /** What an option opens. */
-export type SuggestionTarget =
+type SuggestionTarget =
   | { kind: 'project'; project: Project }
   | { kind: 'upload'; upload: Upload }
   | { kind: 'person'; person: Profile }
@@ -30,12 +43,19 @@ interface SearchSuggestionsProps {
   query: string;
   /** The listbox's id, which the combobox controls; options' ids start with it. */
   listboxId: string;
-  /** The option the keyboard (or the pointer) is on. */
+  /** The option the keyboard (or the pointer) is on (the box's aria-activedescendant). */
   activeId: string | null;
   onActivate: (id: string) => void;
-  onChoose: (target: SuggestionTarget) => void;
   /** Whether a list of options is shown (the combobox's aria-expanded). */
   onExpandedChange: (expanded: boolean) => void;
+  /** Escape: the dropdown closes, the text stays. */
+  onDismiss: () => void;
+  /** Something was opened: the box clears. */
+  onDone: () => void;
+  /** Where the box finds this dropdown's key handling. */
+  keysRef: RefObject<SuggestionKeys | null>;
+  /** The search parameter that opens a photo full screen over the current page. */
+  photoParam: string;
 }
 
 /** An option's id: the listbox's, then what it opens. */
@@ -49,6 +69,11 @@ export const optionId = (listboxId: string, target: SuggestionTarget) =>
             ? target.upload.id
             : target.person.id
       }`;
+
+/** Every option of the open dropdown, in order (the arrow keys walk them). */
+const optionsOf = (listboxId: string): HTMLElement[] => [
+  ...(document.getElementById(listboxId)?.querySelectorAll<HTMLElement>('[role="option"]') ?? []),
+];
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
@@ -177,9 +202,14 @@ export function SearchSuggestions({
   listboxId,
   activeId,
   onActivate,
-  onChoose,
   onExpandedChange,
+  onDismiss,
+  onDone,
+  keysRef,
+  photoParam,
 }: SearchSuggestionsProps) {
+  const navigate = useNavigate();
+  const location = useLocation();
   const debounced = useDebouncedValue(query, TYPE_AHEAD_DELAY_MS);
   const searchable = isSearchable(debounced);
   const result = useTypeAhead(debounced, searchable);
@@ -192,6 +222,61 @@ export function SearchSuggestions({
     onExpandedChange(showList);
   }, [showList, onExpandedChange]);
   useEffect(() => () => onExpandedChange(false), [onExpandedChange]);
+  const onChoose = useCallback(
+    (target: SuggestionTarget) => {
+      if (target.kind === 'project') void navigate(paths.project(target.project.id));
+      else if (target.kind === 'person') void navigate(paths.memberProfile(target.person.id));
+      else if (target.kind === 'all') void navigate(paths.search(target.query));
+      else {
+        // The photo opens full screen over the current page, as a tile's link does.
+        const params = new URLSearchParams(location.search);
+        params.set(photoParam, String(target.upload.id));
+        void navigate(`${location.pathname}?${params.toString()}`, {
+          state: { photoViewer: true },
+        });
+      }
+      onDone();
+    },
+    [navigate, location, photoParam, onDone],
+  );
+
+  // The keys pressed in the box: arrows walk the options (round), Enter opens the highlighted
+  // one (with none, the box's form opens the search page), Escape closes.
+  useLayoutEffect(() => {
+    keysRef.current = (event) => {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        const options = optionsOf(listboxId);
+        if (options.length === 0) return;
+        const at = options.findIndex((option) => option.id === activeId);
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        const next =
+          at === -1
+            ? step === 1
+              ? 0
+              : options.length - 1
+            : (at + step + options.length) % options.length;
+        onActivate(options[next]!.id);
+      } else if (event.key === 'Enter') {
+        const active = activeId && showList ? document.getElementById(activeId) : null;
+        if (active) {
+          event.preventDefault();
+          active.click();
+        }
+      } else if (event.key === 'Escape') {
+        // Not the search field's own Escape, which would clear the text.
+        event.preventDefault();
+        onDismiss();
+      }
+    };
+  });
+  useEffect(
+    () => () => {
+      keysRef.current = null;
+    },
+    [keysRef],
+  );
+
   // The keyboard's option stays in view in a list taller than the dropdown.
   useEffect(() => {
     if (activeId) document.getElementById(activeId)?.scrollIntoView?.({ block: 'nearest' });
