@@ -226,7 +226,7 @@ export interface Server {
  * Starts `args` (after the pinning prefix) with stdout and stderr to `logFile`, and waits until
  * every pattern has appeared in it; the first match group of the first pattern is the port.
  */
-async function startServer(
+export async function startServer(
   prefix: string[],
   args: string[],
   env: NodeJS.ProcessEnv,
@@ -271,7 +271,7 @@ async function startServer(
 }
 
 /** The load generator: one long-lived process, pinned, taking one job at a time over IPC. */
-function startLoadWorker(prefix: string[]) {
+export function startLoadWorker(prefix: string[]) {
   const command = [...prefix, process.execPath, '--import', 'tsx', 'bench/load-worker.ts'];
   const child = spawn(command[0] ?? process.execPath, command.slice(1), {
     cwd: root,
@@ -338,7 +338,8 @@ export interface HttpResult {
 /**
  * The app (`apps/server/src/main.ts`) as its own process on `dataDir`, production mode, no
  * sample workspace, a free port on loopback, the default log level; started once it listens
- * (and every pattern of `waitFor` has appeared in its log).
+ * (and every pattern of `waitFor` has appeared in its log). `extraEnv` adds to its environment
+ * (e.g. `DATABASE_URL` for a PostgreSQL database).
  */
 export function startAppProcess(
   prefix: string[],
@@ -346,8 +347,10 @@ export function startAppProcess(
   logFile: string,
   nodeArgs: string[] = [],
   waitFor: RegExp[] = [],
+  extraEnv: Record<string, string> = {},
 ): Promise<Server> {
-  // Only what the app needs: no LOG_LEVEL, DATABASE_URL or TEST_* from the caller's shell.
+  // Only what the app needs: no LOG_LEVEL, DATABASE_URL or TEST_* from the caller's shell
+  // unless the caller names them in `extraEnv`.
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -356,6 +359,7 @@ export function startAppProcess(
     SAMPLE_DATA: 'off',
     HOST: '127.0.0.1',
     PORT: '0',
+    ...extraEnv,
   };
   return startServer(
     prefix,

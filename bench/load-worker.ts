@@ -18,6 +18,8 @@ export interface LoadJob {
   paths?: string[];
   /** A fixed request rate over all connections (for latency percentiles), or as fast as it goes. */
   overallRate?: number;
+  /** The paced sender's time limit per request (an error past it); 10 s when absent. */
+  timeoutMs?: number;
 }
 
 export interface LoadResult {
@@ -83,7 +85,7 @@ async function paced(job: LoadJob, rate: number): Promise<LoadResult> {
           });
         },
       );
-      req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
+      req.setTimeout(job.timeoutMs ?? 10_000, () => req.destroy(new Error('timeout')));
       req.on('error', () => {
         errors += 1;
         resolve();

@@ -3,7 +3,7 @@
  * verdict.
  *
  *   npm run bench              full rounds; builds the web app first (a few minutes)
- *   npm run bench -- --quick   CI-sized (under 2 minutes): fewer, shorter rounds; builds the
+ *   npm run bench -- --quick   CI-sized (about 2 minutes): fewer, shorter rounds; builds the
  *                              web app only when there is no build yet
  *
  * Exits non-zero only when a row's verdict is FAIL: its figure is more than 3× worse than its
@@ -20,6 +20,7 @@ import { fullHttp, measureHttp, quickHttp } from './http.js';
 import { fullImages, measureImages, quickImages } from './images.js';
 import { loadAverage, median } from './measure.js';
 import { fullQueue, measureQueue } from './queue.js';
+import { benchPostgresUrl, fullSearch, measureSearch, quickSearch } from './search.js';
 import {
   atLeast,
   atMost,
@@ -65,6 +66,20 @@ const http = await measureHttp(quick ? quickHttp : fullHttp, progress);
 rows.push(...http.rows);
 notes.push(...http.notes);
 rows.push(bundleRow);
+
+// 2b. Search latency at 10,000 and 100,000 uploads through real HTTP (issue 14), on SQLite and,
+// in the full run when a PostgreSQL server is given, on PostgreSQL. Quick: SQLite, 10,000 only.
+const postgresUrl = benchPostgresUrl();
+const search = await measureSearch(
+  {
+    ...(quick ? quickSearch : fullSearch),
+    dialects: postgresUrl && !quick ? ['sqlite', 'postgres'] : ['sqlite'],
+    ...(postgresUrl ? { postgresUrl } : {}),
+  },
+  progress,
+);
+rows.push(...search.rows);
+notes.push(...search.notes);
 
 // 3. The upload image pipeline, in this process.
 progress('image pipeline…');
