@@ -9,12 +9,12 @@ import { sql, SqliteAdapter, type Kysely } from 'kysely';
 // triggers on projects, uploads and users, inside the transaction that changes them: renaming a
 // project rewrites its uploads' documents, renaming a member those of their uploads.
 //
-// SQLite: an FTS5 external-content table over search_documents (unicode61 tokenizer with
-// diacritics removed, prefix indexes of 2 and 3 characters), kept in step by the documented
+// SQLite: an FTS5 external-content table per kind over search_documents (unicode61 tokenizer
+// with diacritics removed, prefix indexes of 2 and 3 characters), kept in step by the documented
 // triggers on search_documents.
 // PostgreSQL: a `document` tsvector column (the title weighted A, the body B) computed by a
 // trigger from the text folded by `search_fold` (unaccent, lower case, punctuation to spaces so
-// the `simple` parser sees the same words as SQLite's tokenizer), with a GIN index.
+// the `simple` parser sees the same words as SQLite's tokenizer), with a GIN index per kind.
 
 const UPLOAD_BODY_SQLITE = (u: string) => `${u}.description
   || ' ' || coalesce((select p.name from projects p where p.id = ${u}.project_id), '')
@@ -29,23 +29,32 @@ const sqliteStatements = [
      body text not null,
      unique (kind, ref_id)
    )`,
-  `create virtual table search_fts using fts5(
-     title, body,
-     content = 'search_documents', content_rowid = 'id',
-     tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
-   )`,
-  `create trigger search_documents_ai after insert on search_documents begin
-     insert into search_fts (rowid, title, body) values (new.id, new.title, new.body);
-   end`,
-  `create trigger search_documents_ad after delete on search_documents begin
-     insert into search_fts (search_fts, rowid, title, body)
-       values ('delete', old.id, old.title, old.body);
-   end`,
-  `create trigger search_documents_au after update on search_documents begin
-     insert into search_fts (search_fts, rowid, title, body)
-       values ('delete', old.id, old.title, old.body);
-     insert into search_fts (rowid, title, body) values (new.id, new.title, new.body);
-   end`,
+  ...(['project', 'upload', 'person'] as const).flatMap((kind) => [
+    // One FTS5 table per kind, so a section reads only its own kind's matches (the people
+    // section of "riser" need not walk 16,000 photos). External content: the text lives in
+    // search_documents; these triggers are the only writers (never run 'rebuild', which would
+    // index every kind's rows into each table).
+    `create virtual table search_fts_${kind} using fts5(
+       title, body,
+       content = 'search_documents', content_rowid = 'id',
+       tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+     )`,
+    `create trigger search_documents_${kind}_ai after insert on search_documents
+     when new.kind = '${kind}' begin
+       insert into search_fts_${kind} (rowid, title, body) values (new.id, new.title, new.body);
+     end`,
+    `create trigger search_documents_${kind}_ad after delete on search_documents
+     when old.kind = '${kind}' begin
+       insert into search_fts_${kind} (search_fts_${kind}, rowid, title, body)
+         values ('delete', old.id, old.title, old.body);
+     end`,
+    `create trigger search_documents_${kind}_au after update on search_documents
+     when new.kind = '${kind}' begin
+       insert into search_fts_${kind} (search_fts_${kind}, rowid, title, body)
+         values ('delete', old.id, old.title, old.body);
+       insert into search_fts_${kind} (rowid, title, body) values (new.id, new.title, new.body);
+     end`,
+  ]),
   `create trigger projects_search_ai after insert on projects begin
      insert into search_documents (kind, ref_id, title, body)
        values ('project', new.id, new.name, new.location || ' ' || new.description);
@@ -118,7 +127,12 @@ const postgresStatements = [
      document tsvector not null,
      unique (kind, ref_id)
    )`,
-  `create index search_documents_document_idx on search_documents using gin (document)`,
+  // One partial GIN index per kind, so a section reads only its own kind's matches.
+  ...['project', 'upload', 'person'].map(
+    (kind) =>
+      `create index search_documents_${kind}_idx on search_documents using gin (document)
+         where kind = '${kind}'`,
+  ),
   `create function search_documents_vector() returns trigger language plpgsql as $$
    begin
      new.document := setweight(to_tsvector('simple', search_fold(new.title)), 'A')
@@ -214,7 +228,10 @@ export async function down(db: Kysely<unknown>): Promise<void> {
           ['ai', 'au', 'ad'].map((e) => `drop trigger if exists ${t}_search_${e}`),
         ),
         'drop trigger if exists projects_search_au_name',
-        'drop table search_fts',
+        ...['project', 'upload', 'person'].flatMap((kind) => [
+          ...['ai', 'ad', 'au'].map((e) => `drop trigger if exists search_documents_${kind}_${e}`),
+          `drop table search_fts_${kind}`,
+        ]),
         'drop table search_documents',
       ]
     : [

@@ -154,6 +154,30 @@ export async function findLastUploads(
   const [only] = projectIds;
   if (projectIds.length === 1 && only !== undefined)
     return lastUploadsOfProject(db, only, perProject);
+  // PostgreSQL plans the `in (subquery … limit)` below as a nested loop over every upload (11 s
+  // for 20 projects at 100,000 uploads, bench/search.ts); a lateral join is one index seek per
+  // project there (1.5 ms). SQLite has no LATERAL and plans the subquery as seeks already.
+  if (!isSqlite(db))
+    return db
+      .selectFrom('projects')
+      .innerJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom('uploads as latest')
+            .select(['latest.id', 'latest.project_id', 'latest.preview_key', 'latest.created_at'])
+            .whereRef('latest.project_id', '=', 'projects.id')
+            .orderBy('latest.created_at', 'desc')
+            .orderBy('latest.id', 'desc')
+            .limit(perProject)
+            .as('uploads'),
+        (join) => join.onTrue(),
+      )
+      .select(['uploads.id', 'uploads.project_id', 'uploads.preview_key'])
+      .where('projects.id', 'in', projectIds)
+      .orderBy('uploads.project_id')
+      .orderBy('uploads.created_at', 'desc')
+      .orderBy('uploads.id', 'desc')
+      .execute();
   return db
     .selectFrom('projects')
     .innerJoin('uploads', (join) =>
