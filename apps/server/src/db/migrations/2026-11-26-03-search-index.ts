@@ -118,6 +118,14 @@ const postgresStatements = [
      select regexp_replace(lower(public.unaccent('public.unaccent'::regdictionary, $1)),
                            '${SEPARATORS}', ' ', 'g')
    $$`,
+  // A search's words as a tsquery of prefixes, ANDed, folded as the documents are (unaccent can
+  // turn a letter into punctuation: "⑻" into "(8)", which then splits as in a document), each
+  // quoted so nothing in them is syntax. Immutable, so the planner evaluates it once and sees the
+  // query: its statistics then choose between the GIN index and a newest-first walk.
+  `create function search_query(text) returns tsquery language sql immutable parallel safe as $$
+     select to_tsquery('simple', coalesce(string_agg('''' || w || ''':*', ' & '), ''))
+     from regexp_split_to_table(trim(search_fold($1)), ' +') as w where w <> ''
+   $$`,
   `create table search_documents (
      id serial primary key,
      kind varchar(16) not null,
@@ -241,6 +249,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
         ]),
         'drop table search_documents',
         'drop function if exists search_documents_vector()',
+        'drop function if exists search_query(text)',
         'drop function if exists search_fold(text)',
       ];
   for (const statement of drops) await sql.raw(statement).execute(db);

@@ -70,16 +70,6 @@ function kindSql(kind: SearchKind, page: SearchPage) {
   };
 }
 
-/**
- * The terms as a tsquery of prefixes, ANDed. The words are folded by the same `search_fold` as
- * the documents (unaccent can turn a letter into punctuation: "⑻" into "(8)", which then splits
- * as it does in a document), and each is quoted, so nothing in them is tsquery syntax.
- */
-const tsQuery = (terms: string[]) =>
-  sql`select to_tsquery('simple', coalesce(string_agg('''' || w || ''':*', ' & '), '')) as query
-    from regexp_split_to_table(trim(search_fold(${terms.join(' ')})), ' +') as w
-    where w <> ''`;
-
 const and = (parts: RawBuilder<unknown>[]) =>
   parts.length === 0 ? sql`` : sql` and ${sql.join(parts, sql` and `)}`;
 
@@ -118,15 +108,15 @@ export async function findMatches(
         order by ${fts}.rowid desc limit ${RANKED_MATCHES}`;
   } else {
     // PostgreSQL picks the kind's GIN index or a newest-first walk of the primary key, whichever
-    // its statistics say is cheaper; ts_rank runs on the kept rows only.
-    const query = sql`(select query from q)`;
+    // its statistics say is cheaper for this query (`search_query` is immutable: the planner
+    // sees the tsquery); ts_rank runs on the kept rows only.
+    const query = sql`search_query(${page.terms.join(' ')})`;
     ranked = sql`select c.id, round(ts_rank(c.document, ${query})::numeric, 6)::float8 as score, c.at
         from (select ${k.id} as id, d.document, ${k.at} as at
               from search_documents d
               ${k.join}
               where d.kind = ${kind} and d.document @@ ${query}${and(k.where)}
               order by d.id desc limit ${RANKED_MATCHES}) c`;
-    ranked = sql`with q as (${tsQuery(page.terms)}) ${ranked}`;
   }
   const a = page.after;
   const keyset = a

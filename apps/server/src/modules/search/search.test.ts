@@ -3,6 +3,7 @@
 // step with every write, the upload filters, archived projects, keyset pages, bad input, and a
 // fuzz of 1,000 random queries. Runs on SQLite and PostgreSQL.
 import fc from 'fast-check';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResponse } from '@sitelog/shared';
 import {
@@ -15,6 +16,7 @@ import {
 } from '../../../test/factories.js';
 import { api, createTestContext, login, type TestContext } from '../../../test/helpers.js';
 import { photoJpeg } from '../../../test/images.js';
+import { RANKED_MATCHES } from './search.repository.js';
 
 let ctx: TestContext;
 let token: string;
@@ -409,6 +411,45 @@ describe('pages', () => {
     expect(ids(second.projects)).toEqual([riverside.id]);
     expect(second.projects?.next).toBeNull();
   });
+});
+
+describe('a word in more than RANKED_MATCHES photos', () => {
+  it('ranks the newest 1,000 matches; a filter reaches an older one', async () => {
+    const old = await buildProject(ctx, { name: 'Gale House' });
+    const busy = await buildProject(ctx, { name: 'Windmill Row' });
+    const strongest = await buildUpload(ctx, {
+      projectId: old.id,
+      name: 'Zephyr zephyr zephyr',
+      createdAt: at(1),
+    });
+    // 1,005 newer photos with the word once, as rows (the pipeline would take minutes).
+    await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < 1005)
+      insert into uploads (project_id, creator_id, name, description, created_at, updated_at,
+        preview_key, formatted_key, original_key, original_type, original_bytes,
+        formatted_width, formatted_height, preview_width, preview_height)
+      select ${busy.id}, creator_id, 'Zephyr gust ' || n.i, '', ${at(20)}, ${at(20)},
+        preview_key, formatted_key, original_key, original_type, original_bytes,
+        formatted_width, formatted_height, preview_width, preview_height
+      from n cross join uploads where uploads.id = ${strongest}`.execute(ctx.db);
+
+    const seen: number[] = [];
+    let before: string | null | undefined;
+    do {
+      const params: Record<string, string> = { q: 'zephyr', type: 'uploads', limit: '50' };
+      if (before) params.before = before;
+      const page = await search(params);
+      seen.push(...(ids(page.uploads) ?? []));
+      before = page.uploads?.next;
+    } while (before);
+    expect(seen).toHaveLength(RANKED_MATCHES);
+    expect(new Set(seen).size).toBe(RANKED_MATCHES);
+    expect(seen).not.toContain(strongest);
+    // Narrowed to its project, the old photo is among the ranked matches again, and first.
+    const narrowed = await search({ q: 'zephyr', type: 'uploads', project: String(old.id) });
+    expect(ids(narrowed.uploads)).toEqual([strongest]);
+    const twoWords = await search({ q: 'zephyr gale', type: 'uploads' });
+    expect(ids(twoWords.uploads)).toEqual([strongest]);
+  }, 60_000);
 });
 
 describe('bad requests', () => {
