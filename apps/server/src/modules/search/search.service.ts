@@ -92,18 +92,22 @@ export async function search(
 ): Promise<SearchResponse> {
   const terms = searchTerms(query.q);
   const wanted = (section: Section) => query.type === 'all' || query.type === section;
+  // The sections at once: on PostgreSQL each takes its own pooled connection (the three
+  // round trips overlap); on SQLite the statements run one after another all the same.
+  const [projects, uploads, people] = await Promise.all([
+    wanted('projects') ? searchSection(deps, 'projects', terms, query) : null,
+    wanted('uploads') ? searchSection(deps, 'uploads', terms, query) : null,
+    wanted('people') ? searchSection(deps, 'people', terms, query) : null,
+  ]);
+  const [projectItems, uploadItems, peopleItems] = await Promise.all([
+    projects ? getProjects(deps, projects.ids, viewer) : [],
+    uploads ? getUploads(deps, uploads.ids, viewer) : [],
+    people ? getProfiles(deps, people.ids) : [],
+  ]);
   const response: SearchResponse = {};
-  if (wanted('projects')) {
-    const { ids, next } = await searchSection(deps, 'projects', terms, query);
-    response.projects = { items: inOrder(ids, await getProjects(deps, ids, viewer)), next };
-  }
-  if (wanted('uploads')) {
-    const { ids, next } = await searchSection(deps, 'uploads', terms, query);
-    response.uploads = { items: inOrder(ids, await getUploads(deps, ids, viewer)), next };
-  }
-  if (wanted('people')) {
-    const { ids, next } = await searchSection(deps, 'people', terms, query);
-    response.people = { items: inOrder(ids, await getProfiles(deps, ids)), next };
-  }
+  if (projects)
+    response.projects = { items: inOrder(projects.ids, projectItems), next: projects.next };
+  if (uploads) response.uploads = { items: inOrder(uploads.ids, uploadItems), next: uploads.next };
+  if (people) response.people = { items: inOrder(people.ids, peopleItems), next: people.next };
   return response;
 }
