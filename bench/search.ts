@@ -23,15 +23,14 @@
  * - Rounds (the order alternates): the hello, the 10,000 app, the 100,000 app; app and hello on
  *   CPU 0, the load worker on CPU 1. Ratios are medians of the per-round ratios.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql, type Insertable } from 'kysely';
-import pg from 'pg';
 import { createDatabase, migrateToLatest, type Database } from '../apps/server/src/db/database.js';
 import type { DB } from '../apps/server/src/db/schema.js';
 import { buildUser } from '../apps/server/test/factories.js';
+import { createFreshPostgres } from '../apps/server/test/helpers.js';
 import {
   benchToken,
   pinning,
@@ -537,43 +536,8 @@ async function checkSearches(base: string, token: string): Promise<void> {
 
 // ---- PostgreSQL ----------------------------------------------------------------------------
 
-/** A new database on `base`'s server (as apps/server/test/helpers.ts createFreshPostgres). */
-async function freshPostgres(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `sitelog_bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      try {
-        // The stopped app's backends may take a moment to go; force only as a last resort.
-        for (let attempt = 1; ; attempt += 1) {
-          try {
-            await c.query(`drop database if exists ${name}`);
-            break;
-          } catch (err) {
-            if ((err as { code?: unknown }).code !== '55006' || attempt >= 40) {
-              await c.query(`drop database if exists ${name} with (force)`);
-              break;
-            }
-            await new Promise((resolve) => setTimeout(resolve, 50));
-          }
-        }
-      } finally {
-        await c.end();
-      }
-    },
-  };
-}
+/** A new database on `base`'s server, dropped by `drop` (the test suite's helper). */
+const freshPostgres = (base: string) => createFreshPostgres(base, 'sitelog_bench_');
 
 // ---- the run -------------------------------------------------------------------------------
 

@@ -31,15 +31,23 @@ export interface TestContext {
   close: () => Promise<void>;
 }
 
-/** A new, empty PostgreSQL database on TEST_DATABASE_URL's server, and how to drop it. */
-export async function createFreshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const base = process.env.TEST_DATABASE_URL;
+/**
+ * A new, empty PostgreSQL database on `base`'s server (TEST_DATABASE_URL's unless given), named
+ * `prefix` and random hex, and how to drop it. The benches make theirs with it too.
+ */
+export async function createFreshPostgres(
+  base = process.env.TEST_DATABASE_URL,
+  prefix = 'sitelog_t_',
+): Promise<{ url: string; drop: () => Promise<void> }> {
   if (!base) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-  const name = `sitelog_t_${randomBytes(6).toString('hex')}`;
+  const name = `${prefix}${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(base);
   url.pathname = `/${name}`;
   return {

@@ -1,8 +1,6 @@
-import PlaceOutlined from '@mui/icons-material/PlaceOutlined';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -21,6 +19,7 @@ import { useCurrentUser } from '@/lib/session';
 import { canArchiveProject } from '../can-archive-project';
 import { RestoreProjectButton } from './archive-project-buttons';
 import { ArchivedByLine } from './archived-banner';
+import { LocationLine } from './location-line';
 
 const photoCount = (count: number) => (count === 1 ? '1 photo' : `${count} photos`);
 
@@ -79,16 +78,7 @@ export function ArchivedProjectsList({
             >
               {project.name}
             </Link>
-            <Stack
-              direction="row"
-              spacing={0.5}
-              sx={{ alignItems: 'flex-start', color: 'text.secondary', mt: 0.25 }}
-            >
-              <PlaceOutlined aria-hidden sx={{ fontSize: 16, mt: '2px', flexShrink: 0 }} />
-              <Typography variant="body2" sx={{ overflowWrap: 'anywhere', minWidth: 0 }}>
-                {project.location}
-              </Typography>
-            </Stack>
+            <LocationLine location={project.location} />
             <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
               Archived <ArchivedByLine project={project} /> · {photoCount(project.uploadsCount)}
             </Typography>

@@ -1,4 +1,3 @@
-import PlaceOutlined from '@mui/icons-material/PlaceOutlined';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
@@ -8,6 +7,7 @@ import { Link as RouterLink } from 'react-router';
 import { formatDate } from '@/lib/format-date';
 import { paths } from '@/lib/paths';
 import type { ProjectListItem } from '../api/get-project-rows';
+import { LocationLine } from './location-line';
 
 export type SortKey = keyof ProjectListItem;
 export type Direction = 'asc' | 'desc';
@@ -132,16 +132,7 @@ export function ProjectListCards({
           >
             {item.name}
           </Link>
-          <Stack
-            direction="row"
-            spacing={0.5}
-            sx={{ alignItems: 'flex-start', color: 'text.secondary', mt: 0.25 }}
-          >
-            <PlaceOutlined aria-hidden sx={{ fontSize: 16, mt: '2px', flexShrink: 0 }} />
-            <Typography variant="body2" sx={{ overflowWrap: 'anywhere', minWidth: 0 }}>
-              {item.location}
-            </Typography>
-          </Stack>
+          <LocationLine location={item.location} />
           <Typography variant="caption" component="p" color="text.secondary" sx={{ mt: 0.5 }}>
             #{item.id} · {plural(item.uploadsCount, 'upload')} · updated{' '}
             <time dateTime={item.updatedAt}>{formatDate(item.updatedAt)}</time> by{' '}
