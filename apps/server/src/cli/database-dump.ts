@@ -271,6 +271,9 @@ export async function restorePostgres(
     [
       '--no-owner',
       '--no-privileges',
+      // The dump carries `COMMENT ON EXTENSION unaccent` (search); where an administrator created
+      // the extension beforehand, only its owner may comment on it, and the restore would stop.
+      '--no-comments',
       '--exit-on-error',
       '--single-transaction',
       `--dbname=${connection.dbname}`,

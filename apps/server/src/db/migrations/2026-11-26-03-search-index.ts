@@ -120,11 +120,16 @@ const postgresStatements = [
    $$`,
   // A search's words as a tsquery of prefixes, ANDed, folded as the documents are (unaccent can
   // turn a letter into punctuation: "⑻" into "(8)", which then splits as in a document), each
-  // quoted so nothing in them is syntax. Immutable, so the planner evaluates it once and sees the
+  // quoted so nothing in them is syntax; a prefix, except a single character before the last word
+  // (as on SQLite: "c 4" would walk every word starting with c). Immutable, so the planner evaluates it once and sees the
   // query: its statistics then choose between the GIN index and a newest-first walk.
   `create function search_query(text) returns tsquery language sql immutable parallel safe as $$
-     select to_tsquery('simple', coalesce(string_agg('''' || w || ''':*', ' & '), ''))
-     from regexp_split_to_table(trim(search_fold($1)), ' +') as w where w <> ''
+     select to_tsquery('simple', coalesce(string_agg(
+              '''' || w || '''' || case when length(w) > 1 or n = last then ':*' else '' end,
+              ' & ' order by n), ''))
+     from (select w, n, max(n) over () as last
+           from regexp_split_to_table(trim(search_fold($1)), ' +') with ordinality as t (w, n)
+           where w <> '') words
    $$`,
   `create table search_documents (
      id serial primary key,
@@ -169,8 +174,10 @@ const postgresStatements = [
      end if;
      return null;
    end $$`,
-  `create trigger projects_search after insert or update or delete on projects
-     for each row execute function projects_search()`,
+  // Only the columns a document reads: an upload's count bump on its project or author does not
+  // call the function.
+  `create trigger projects_search after insert or update of name, location, description or delete
+     on projects for each row execute function projects_search()`,
   `create function uploads_search() returns trigger language plpgsql as $$
    begin
      if tg_op = 'INSERT' then
@@ -187,8 +194,9 @@ const postgresStatements = [
      end if;
      return null;
    end $$`,
-  `create trigger uploads_search after insert or update or delete on uploads
-     for each row execute function uploads_search()`,
+  `create trigger uploads_search
+     after insert or update of name, description, project_id or delete
+     on uploads for each row execute function uploads_search()`,
   `create function users_search() returns trigger language plpgsql as $$
    begin
      if tg_op = 'INSERT' then
@@ -206,18 +214,22 @@ const postgresStatements = [
      end if;
      return null;
    end $$`,
-  `create trigger users_search after insert or update or delete on users
-     for each row execute function users_search()`,
+  `create trigger users_search after insert or update of firstname, lastname or delete
+     on users for each row execute function users_search()`,
 ];
 
-/** The rows that exist before the migration get their documents (the triggers take it from here). */
+/**
+ * The rows that exist before the migration get their documents (the triggers take it from here),
+ * oldest first: a document's id is its place in the "newest matches" a search ranks.
+ */
 const backfill = (uploadBody: string) => [
   `insert into search_documents (kind, ref_id, title, body)
-     select 'project', id, name, location || ' ' || description from projects`,
+     select 'project', id, name, location || ' ' || description from projects
+     order by updated_at, id`,
   `insert into search_documents (kind, ref_id, title, body)
-     select 'person', id, firstname || ' ' || lastname, '' from users`,
+     select 'person', id, firstname || ' ' || lastname, '' from users order by id`,
   `insert into search_documents (kind, ref_id, title, body)
-     select 'upload', u.id, u.name, ${uploadBody} from uploads u`,
+     select 'upload', u.id, u.name, ${uploadBody} from uploads u order by u.created_at, u.id`,
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -21,6 +21,10 @@ function encodeCursor(section: Section, hit: repo.SearchCursor): string {
   return Buffer.from(JSON.stringify([section[0], hit.score, hit.at, hit.id])).toString('base64url');
 }
 
+const INT32_MAX = 2_147_483_647;
+/** A stored time: ISO 8601, with or without a zone (capture times keep the camera's clock). */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})?$/;
+
 const badCursor = () =>
   badRequest('before is not a cursor from a previous page of this search.', 'bad_cursor');
 
@@ -39,8 +43,11 @@ function decodeCursor(section: Section, cursor: string): repo.SearchCursor {
     !Number.isFinite(score) ||
     typeof at !== 'string' ||
     at.length > 40 ||
+    !ISO_TIME.test(at) ||
     typeof id !== 'number' ||
-    !Number.isSafeInteger(id)
+    !Number.isInteger(id) ||
+    id < 1 ||
+    id > INT32_MAX
   )
     throw badCursor();
   return { score, at, id };

@@ -4,16 +4,18 @@ export const MAX_TERMS = 32;
 const MAX_TERM_LENGTH = 64;
 
 /**
- * The words of a search as the indexes see them: accents and case folded, split at anything that
- * is not a letter or a digit (so quotes, `*`, `-`, `:`, `(`, SQL and FTS operators are never
- * syntax, only separators), each word once, in order.
+ * The words of a search: split at anything that is not a letter, a digit or a combining mark (so
+ * quotes, `*`, `-`, `:`, `(`, SQL and FTS operators are never syntax, only separators), lower
+ * case, in NFC, each word once, in order. Accents are left to each engine, which folds the query
+ * as it folds the documents (FTS5's tokenizer, PostgreSQL's `search_fold`): stripping marks here
+ * would break words the engines keep whole (Korean syllables, kana, й).
  */
 export function searchTerms(query: string): string[] {
-  const folded = query
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
-  const words = folded.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+  const words = query
+    .normalize('NFC')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}\p{M}]+/u)
+    .filter((w) => w.length > 0 && /[\p{L}\p{N}]/u.test(w));
   const terms: string[] = [];
   for (const word of words) {
     const term = Array.from(word).slice(0, MAX_TERM_LENGTH).join('');
@@ -23,7 +25,13 @@ export function searchTerms(query: string): string[] {
   return terms;
 }
 
-/** An FTS5 MATCH expression: each term a quoted string (never syntax) and a prefix, ANDed. */
+/**
+ * An FTS5 MATCH expression: each term a quoted string (never syntax), ANDed; a prefix, except a
+ * single character before the last word ("c 4" would walk every word starting with c, and 32
+ * one-letter words made a search cost 150 ms).
+ */
 export function fts5Match(terms: string[]): string {
-  return terms.map((t) => `"${t}"*`).join(' AND ');
+  return terms
+    .map((t, i) => (Array.from(t).length > 1 || i === terms.length - 1 ? `"${t}"*` : `"${t}"`))
+    .join(' AND ');
 }

@@ -26,6 +26,8 @@ const at = (day: number) => new Date(Date.UTC(2026, 2, day, 12)).toISOString();
 let aisha: TestUser;
 let marek: TestUser;
 let zoe: TestUser;
+let dimitar: TestUser;
+let hanok: TestProject;
 let riverside: TestProject;
 let cafe: TestProject;
 let yard: TestProject;
@@ -36,6 +38,7 @@ beforeAll(async () => {
   aisha = await buildUser(ctx, { firstname: 'Aisha', lastname: 'Müller' });
   marek = await buildUser(ctx, { firstname: 'Marek', lastname: 'Nowak' });
   zoe = await buildUser(ctx, { firstname: 'Zoë', lastname: 'Castañeda' });
+  dimitar = await buildUser(ctx, { firstname: 'Dimitar', lastname: 'Йорданов' });
   token = await login(ctx, aisha);
   riverside = await buildProject(ctx, {
     creatorId: aisha.id,
@@ -55,6 +58,13 @@ beforeAll(async () => {
     creatorId: zoe.id,
     name: 'Rebar Yard',
     location: 'Basel',
+    createdAt: at(3),
+  });
+  hanok = await buildProject(ctx, {
+    creatorId: dimitar.id,
+    name: 'Hanok Gallery',
+    location: '서울, 대한민국',
+    description: 'がっこう の 改修',
     createdAt: at(3),
   });
   const add = async (key: string, o: Parameters<typeof buildUpload>[1]) => {
@@ -128,6 +138,11 @@ describe('the search table', () => {
     ['muller', 'people', () => [aisha.id]],
     ['mül', 'people', () => [aisha.id]],
     ['zoe castaneda', 'people', () => [zoe.id]],
+    // other scripts, typed as written: kept whole, not broken into parts
+    ['Йорданов', 'people', () => [dimitar.id]],
+    ['йор', 'people', () => [dimitar.id]],
+    ['서울', 'projects', () => [hanok.id]],
+    ['がっこう', 'projects', () => [hanok.id]],
     // several words: every one must match, in any field; the name ranks above the rest
     ['crack left', 'uploads', () => [u.crack!]],
     ['rebar crack', 'uploads', () => [u.crack!]],
@@ -484,8 +499,16 @@ describe('bad requests', () => {
     const projects = await search({ q: 'rebar', type: 'projects', limit: '1' });
     // A projects cursor does not page uploads.
     await bad(`q=rebar&type=uploads&before=${projects.projects?.next ?? ''}`, /not a cursor/);
-    const forged = Buffer.from(JSON.stringify(['u', 'NaN', 1, 'x'])).toString('base64url');
-    await bad(`q=rebar&type=uploads&before=${forged}`, /not a cursor/);
+    const forge = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    for (const forged of [
+      ['u', 'NaN', 1, 'x'],
+      ['u', 1, '2026-03-01T12:00:00.000Z', 2147483648],
+      ['u', 1, '2026-03-01T12:00:00.000Z', 0],
+      ['u', 1, '\u0000', 5],
+      ['u', 1e308, 'yesterday', 5],
+      { u: 1 },
+    ])
+      await bad(`q=rebar&type=uploads&before=${forge(forged)}`, /not a cursor/);
   });
 
   it('survives 1,000 random queries: no 5xx, every answer 200 or a 400 with a message', async () => {

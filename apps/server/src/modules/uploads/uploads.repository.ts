@@ -223,8 +223,15 @@ export async function updateUploadText(
 }
 
 /** Deletes the row; true when there was one (a concurrent delete may have won). */
-export async function deleteUpload(db: Database, id: number): Promise<boolean> {
-  const result = await db.deleteFrom('uploads').where('id', '=', id).executeTakeFirst();
+/**
+ * Deletes an upload; with `projectId`, only while it is still in that project (the one whose
+ * row the caller locked open: a move committed in between must not let a delete reach a photo
+ * that now belongs to another, perhaps archived, project).
+ */
+export async function deleteUpload(db: Database, id: number, projectId?: number): Promise<boolean> {
+  let query = db.deleteFrom('uploads').where('id', '=', id);
+  if (projectId !== undefined) query = query.where('project_id', '=', projectId);
+  const result = await query.executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 

@@ -446,7 +446,10 @@ export async function deleteUpload(
     if (!current) throw uploadNotFound();
     if (current.creator_id !== viewer.id) throw onlyCreator('delete');
     await lockOpenProjects(trx, [current.project_id]);
-    if (!(await repo.deleteUpload(trx, id))) throw uploadNotFound();
+    if (!(await repo.deleteUpload(trx, id, current.project_id)))
+      throw (await repo.findUploadForChange(trx, id))
+        ? conflict('This photo was just moved to another project; try again.', 'upload_moved')
+        : uploadNotFound();
     await recordUploadChange(trx, {
       kind: 'removed',
       projectId: current.project_id,

@@ -1,11 +1,11 @@
 import { searchLimits, type Profile, type SearchResponse } from '@sitelog/shared';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeProject } from '@/features/projects/test/make-project';
 import { makeUpload } from '@/features/uploads/test/upload-fixtures';
 import { jsonError, type MockRequest } from '@/test/mock-api';
 import { member, renderApp } from '@/test/render-app';
-import { TYPE_AHEAD_MIN } from './search-box';
+import { SEARCH_MAX, TYPE_AHEAD_MIN } from './search-box';
 
 const person = (overrides: Partial<Profile> = {}): Profile => ({
   id: 5,
@@ -46,8 +46,29 @@ const box = () => screen.findByRole('combobox', { name: 'Search' });
 const listbox = () => screen.findByRole('listbox', { name: 'Search suggestions' });
 
 describe('top bar search: type-ahead', () => {
-  it('opens from the contract’s shortest query', () => {
+  it('opens from the contract’s shortest query and takes at most its longest', async () => {
     expect(TYPE_AHEAD_MIN).toBe(searchLimits.queryMin);
+    expect(SEARCH_MAX).toBe(searchLimits.queryMax);
+    renderWithSearch(() => ({ body: results }));
+    expect(await box()).toHaveAttribute('maxlength', String(searchLimits.queryMax));
+  });
+
+  it('waits for a pause before the first request of every search, not only the first one', async () => {
+    const { user, server } = renderWithSearch(() => ({ body: results }));
+    const input = await box();
+    await user.type(input, 'reba');
+    await listbox();
+    expect(server.callsTo('GET /api/search')).toHaveLength(1);
+    // The box is cleared (Escape, then select all and delete), and a new search is typed: the
+    // dropdown mounts again at two characters and must not ask for them alone.
+    await user.clear(input);
+    fireEvent.change(input, { target: { value: 'cr' } });
+    fireEvent.change(input, { target: { value: 'cra' } });
+    fireEvent.change(input, { target: { value: 'crack' } });
+    await waitFor(() => expect(server.callsTo('GET /api/search')).toHaveLength(2));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const calls = server.callsTo('GET /api/search');
+    expect(calls.map((call) => params(call).get('q'))).toEqual(['reba', 'crack']);
   });
 
   it('asks once typing pauses, from two characters, with type=all and a small limit', async () => {
@@ -136,6 +157,8 @@ describe('top bar search: type-ahead', () => {
       '/reports?photo=21',
     );
 
+    // The viewer is modal (the top bar is inert under it): close it before the next search.
+    await act(() => router.navigate('/reports'));
     await user.type(await box(), 'reba');
     await user.click(within(await listbox()).getByRole('option', { name: /Rebecca Stone/ }));
     expect(router.state.location.pathname).toBe('/profile/5');

@@ -25,6 +25,8 @@ import type { SuggestionKeys } from '@/features/search/components/search-suggest
  * (search-box.test.tsx checks that the two agree).
  */
 export const TYPE_AHEAD_MIN = 2;
+/** The longest search the server takes (`searchLimits.queryMax`, checked as TYPE_AHEAD_MIN). */
+export const SEARCH_MAX = 1000;
 
 /*
  * The dropdown (its query, the marks, the contract, and the keys that walk it) is fetched when
@@ -141,6 +143,7 @@ export function SearchBox() {
           aria-controls={listShown ? listboxId : undefined}
           aria-activedescendant={listShown && activeId ? activeId : undefined}
           autoComplete="off"
+          maxLength={SEARCH_MAX}
           enterKeyHint="search"
           sx={{
             font: 'inherit',

@@ -35,6 +35,16 @@ describe('readSearchParams', () => {
     });
   });
 
+  it('reads a range that ends before it starts the right way round, and cuts a huge q', () => {
+    expect(read('?q=rebar&from=2026-03-31&to=2026-03-01')).toMatchObject({
+      from: '2026-03-01',
+      to: '2026-03-31',
+    });
+    const long = read(`?q=${'rebar '.repeat(400)}`).q;
+    expect(long.length).toBeLessThanOrEqual(1000);
+    expect(long.startsWith('rebar rebar')).toBe(true);
+  });
+
   it('leaves out what a hand-edited link spells wrongly', () => {
     expect(
       read('?type=reports&project=abc&author=-3&from=2026-02-30&to=31/03/2026&by=x&archived=yes'),

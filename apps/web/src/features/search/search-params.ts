@@ -52,13 +52,19 @@ export function readDay(value: string | null): string | null {
  */
 export function readSearchParams(params: URLSearchParams): SearchFilters {
   const type = params.get('type');
+  const from = readDay(params.get('from'));
+  const to = readDay(params.get('to'));
+  // A range that ends before it starts (typed into a date field, or a hand-edited link) is read
+  // the right way round.
+  const [first, last] = from !== null && to !== null && from > to ? [to, from] : [from, to];
   return {
-    q: params.get('q')?.trim() ?? '',
+    // As long as the server takes; a longer paste is searched for its start.
+    q: (params.get('q')?.trim() ?? '').slice(0, searchLimits.queryMax).trim(),
     type: (searchTypes as readonly string[]).includes(type ?? '') ? (type as SearchType) : 'all',
     project: readId(params.get('project')),
     author: readId(params.get('author')),
-    from: readDay(params.get('from')),
-    to: readDay(params.get('to')),
+    from: first,
+    to: last,
     by: params.get('by') === 'captured' ? 'captured' : 'uploaded',
     archived: params.get('archived') === 'true',
   };

@@ -210,13 +210,15 @@ export function SearchSuggestions({
 }: SearchSuggestionsProps) {
   const navigate = useNavigate();
   const location = useLocation();
-  const debounced = useDebouncedValue(query, TYPE_AHEAD_DELAY_MS);
+  const debounced = useDebouncedValue(query, TYPE_AHEAD_DELAY_MS, '');
   const searchable = isSearchable(debounced);
   const result = useTypeAhead(debounced, searchable);
   const online = useOnline();
   const data = result.data;
   const waiting = debounced !== query || result.isPlaceholderData || result.isFetching;
-  const showList = data !== undefined && !isEmpty(data) && !result.isError;
+  // Offline with the text changed since the last answer: that answer is another search's.
+  const offline = !online && (data === undefined || waiting);
+  const showList = data !== undefined && !isEmpty(data) && !result.isError && !offline;
 
   useEffect(() => {
     onExpandedChange(showList);
@@ -385,8 +387,7 @@ export function SearchSuggestions({
   }, [data, showList, listboxId, activeId, onActivate, onChoose, query]);
 
   let status: ReactNode = null;
-  if (!online && data === undefined)
-    status = <Status>You are offline: search needs a connection.</Status>;
+  if (offline) status = <Status>You are offline: search needs a connection.</Status>;
   else if (result.isError)
     status = waiting ? (
       <Status busy>Searching…</Status>
