@@ -157,6 +157,21 @@ describe('/upload/{id}/edit', () => {
     expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'View photo' })).toHaveAttribute('href', '/upload/7');
   });
+
+  it('tells another member of an archived project’s photo that only its creator edits it', async () => {
+    renderApp('/upload/7/edit', {
+      signedInAs: admin,
+      api: {
+        'GET /api/upload/full/7': {
+          body: { ...mine, project: { ...mine.project, archived: true } },
+        },
+      },
+    });
+    expect(
+      await screen.findByText(/Only the creator of this photo \(Mia Mason\) can edit it/),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/is archived, so its photos are read-only/)).not.toBeInTheDocument();
+  });
 });
 
 describe('/upload/{id}/edit/batch', () => {

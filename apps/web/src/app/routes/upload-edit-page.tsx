@@ -54,7 +54,8 @@ function EditUpload({ upload }: { upload: Upload }) {
         </EditorLayout>
       ) : (
         <EditorLayout upload={upload}>
-          {isInArchivedProject(upload) ? (
+          {/* Only to its creator: for anyone else the photo is not theirs to edit at all. */}
+          {isInArchivedProject(upload) && user?.id === upload.creator.id ? (
             <ArchivedReadOnly upload={upload} />
           ) : (
             <OnlyCreatorCanEdit upload={upload} />
