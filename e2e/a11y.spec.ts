@@ -144,7 +144,8 @@ test('works by keyboard: menu, projects table, project, photo, search', async ({
   await page.keyboard.type('formwork');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/search\?q=formwork$/);
-  await expect(page.getByText('Results for “formwork”')).toBeVisible();
+  // Exact: "No results for …" (when no photo is named so) contains the same words.
+  await expect(page.getByText('Results for “formwork”', { exact: true })).toBeVisible();
 });
 
 test('BOOKMARK and FOLLOW toggle by keyboard and keep the focus', async ({
