@@ -150,7 +150,7 @@ test.describe('search', () => {
     await box.press('Enter');
     await expect(page).toHaveURL(new RegExp(`/search\\?q=${data.word}$`));
     await expect(page).toHaveTitle(`Search: ${data.word} · Sitelog`);
-    await expect(main(page).getByText(`Results for “${data.word}”`)).toBeVisible();
+    await expect(main(page).getByText(`Results for “${data.word}”`, { exact: true })).toBeVisible();
     await expect(box).toHaveValue('');
 
     const projects = page.getByRole('list', { name: 'Projects found' });

@@ -334,7 +334,9 @@ export const specRoutes: SpecRoute[] = [
     title: (data) => `Search: ${data.project.name} · Sitelog`,
     check: async ({ page, data }) => {
       await expect(h1(page, 'Search')).toBeVisible();
-      await expect(main(page).getByText(`Results for “${data.project.name}”`)).toBeVisible();
+      await expect(
+        main(page).getByText(`Results for “${data.project.name}”`, { exact: true }),
+      ).toBeVisible();
       const projects = page.getByRole('region', { name: 'Projects' });
       // A project card's link is named by its whole text: the name is part of it.
       await expect(projects.getByRole('link', { name: data.project.name })).toBeVisible();

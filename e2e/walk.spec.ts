@@ -162,12 +162,12 @@ test('the side menu and the top bar reach every screen @phone', async ({ page, a
   await box.fill('tower crane');
   await box.press('Enter');
   await expect(page).toHaveURL(/\/search\?q=tower(\+|%20)crane$/);
-  await expect(page.getByText('Results for “tower crane”')).toBeVisible();
+  await expect(page.getByText('Results for “tower crane”', { exact: true })).toBeVisible();
   await expect(box).toHaveValue('');
   await box.fill('scaffold');
   await banner.getByRole('button', { name: 'Search' }).click();
   await expect(page).toHaveURL(/\/search\?q=scaffold$/);
-  await expect(page.getByText('Results for “scaffold”')).toBeVisible();
+  await expect(page.getByText('Results for “scaffold”', { exact: true })).toBeVisible();
   await expect(page).toHaveTitle('Search: scaffold · Sitelog');
   await expect(box).toHaveValue('');
 });
