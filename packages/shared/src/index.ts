@@ -8,3 +8,6 @@ export * from './places.js';
 export * from './uploads.js';
 export * from './users.js';
 export * from './search.js';
+export * from './comments.js';
+export * from './notifications.js';
+export * from './invitations.js';

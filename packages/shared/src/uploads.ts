@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { idField, idParam, optionalLineText, optionalText, personRefSchema } from './common.js';
+import {
+  idField,
+  idParam,
+  optionalLineText,
+  optionalText,
+  personRefSchema,
+  SINGLE_LINE_TEXT,
+  singleLine,
+} from './common.js';
 import { limits } from './limits.js';
 
 /** Upload as every upload call answers it (spec §3), plus what the photo itself tells. */
@@ -28,9 +36,67 @@ export const uploadSchema = z.object({
   latitude: z.number().nullable(),
   longitude: z.number().nullable(),
   camera: z.string().nullable(),
+  /** Added (optional): the upload's tags, normalised (see `tagSchema`), in the order added. */
+  tags: z.array(z.string()).optional(),
+  /** Added (optional): how many comments the upload has. */
+  commentsCount: z.number().int().optional(),
 });
 export type Upload = z.infer<typeof uploadSchema>;
 export const uploadListSchema = z.array(uploadSchema);
+
+export const tagLimits = {
+  /** Characters in one tag, after normalising. */
+  tagMax: 40,
+  /** Tags on one upload. */
+  perUpload: 20,
+  /** Suggestions answered by `GET /api/upload/tags`. */
+  suggestions: 20,
+} as const;
+
+/**
+ * A tag as stored: NFC, trimmed, inner runs of white space as one space, lower case ("Level  3 "
+ * is "level 3"). Tags are compared in this form, so duplicates that differ in case or spacing
+ * merge.
+ */
+export function normalizeTag(text: string): string {
+  return singleLine(text).normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/** One tag: text, 1–40 characters once normalised, no control characters. */
+export const tagSchema = z
+  .string({ error: 'A tag must be text.' })
+  .transform(normalizeTag)
+  .pipe(
+    z
+      .string()
+      .min(1, { error: 'A tag cannot be empty.' })
+      .max(tagLimits.tagMax, { error: `A tag must be at most ${tagLimits.tagMax} characters.` })
+      .regex(SINGLE_LINE_TEXT, { error: 'A tag must not contain control characters.' }),
+  );
+
+/** An upload's tags: at most 20 once duplicates merge; the first spelling's place is kept. */
+export const tagListSchema = z
+  .array(tagSchema, { error: 'tags must be a list of texts.' })
+  .transform((tags) => [...new Set(tags)])
+  .pipe(
+    z.array(z.string()).max(tagLimits.perUpload, {
+      error: `A photo can have at most ${tagLimits.perUpload} tags.`,
+    }),
+  );
+
+/** `GET /api/upload/tags?q=&project=`: existing tags, most used first, starting with `q`. */
+export const tagSuggestionsQuerySchema = z.object({
+  q: z
+    .string({ error: 'q must be text.' })
+    .max(tagLimits.tagMax, { error: `q must be at most ${tagLimits.tagMax} characters.` })
+    .transform(normalizeTag)
+    .optional()
+    .default(''),
+  project: idField('project', 'project must be a project id.').optional(),
+});
+export const tagSuggestionSchema = z.object({ tag: z.string(), count: z.number().int() });
+export type TagSuggestion = z.infer<typeof tagSuggestionSchema>;
+export const tagSuggestionsSchema = z.array(tagSuggestionSchema);
 
 /** How an upload's idempotency key is spelled: 8–64 letters, digits, `-` or `_` (a UUID fits). */
 export const UPLOAD_CLIENT_ID = /^[A-Za-z0-9_-]{8,64}$/;
@@ -50,6 +116,8 @@ export const createUploadDtoSchema = z.object({
     .string({ error: CLIENT_ID_HELP })
     .regex(UPLOAD_CLIENT_ID, { error: CLIENT_ID_HELP })
     .optional(),
+  /** Added (optional): the photo's tags. */
+  tags: tagListSchema.optional(),
 });
 export type CreateUploadDto = z.input<typeof createUploadDtoSchema>;
 
@@ -58,6 +126,8 @@ export const updateUploadRequestSchema = z.object({
     name: optionalLineText('Name', limits.uploadNameMax).optional(),
     description: optionalText('Description', limits.descriptionMax).optional(),
     projectId: idParam.optional(),
+    /** Added (optional): the whole new list of tags (an empty list removes them all). */
+    tags: tagListSchema.optional(),
   }),
 });
 export type UpdateUploadRequest = z.input<typeof updateUploadRequestSchema>;
@@ -82,5 +152,7 @@ export const feedQuerySchema = z.object({
     .max(limits.latestUploadsMax, { error: `limit must be at most ${limits.latestUploadsMax}.` })
     .default(limits.latestUploadsMax),
   before: idField('before', 'before must be an upload id.').optional(),
+  /** Added (optional): only uploads with this tag (compared normalised). */
+  tag: tagSchema.optional(),
 });
 export type FeedQuery = z.infer<typeof feedQuerySchema>;

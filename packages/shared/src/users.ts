@@ -9,6 +9,8 @@ export const userSchema = z.object({
   email: z.string(),
   isAdmin: z.boolean(),
   isActive: z.boolean(),
+  /** Added (optional): invited and has not set a password through the link yet. */
+  invitePending: z.boolean().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 export const userListSchema = z.array(userSchema);

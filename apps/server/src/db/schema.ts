@@ -92,6 +92,79 @@ export interface UploadsTable {
   camera: string | null;
   /** The client's idempotency key (`clientId`); unique per creator, null when none was sent. */
   client_id: string | null;
+  /** The normalised tags as a JSON array of strings (the same pairs as `upload_tags`). */
+  tags: Generated<string>;
+  /** Comments on the upload, kept by the comments module. */
+  comments_count: Generated<number>;
+}
+
+interface UploadTagsTable {
+  upload_id: number;
+  tag: string;
+}
+
+interface CommentsTable {
+  id: Generated<number>;
+  upload_id: number;
+  author_id: number;
+  body: string;
+  created_at: string;
+  /** When the author last changed the text; null if never. */
+  edited_at: string | null;
+}
+
+interface CommentMentionsTable {
+  comment_id: number;
+  user_id: number;
+}
+
+/** Something that happened in a project (issue 15); `data` is JSON text kept with it. */
+interface EventsTable {
+  id: Generated<number>;
+  kind: string;
+  actor_id: number;
+  project_id: number;
+  upload_id: number | null;
+  comment_id: number | null;
+  data: Generated<string>;
+  created_at: string;
+}
+
+/** One member's notification: one event, or a group of uploads (`count`) keyed by the newest. */
+interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  event_id: number;
+  kind: string;
+  reason: string;
+  actor_id: number;
+  project_id: number;
+  upload_id: number | null;
+  count: Generated<number>;
+  created_at: string;
+  updated_at: string;
+  read_at: string | null;
+}
+
+/** Which kinds of notification a member gets (0/1); no row means all of them. */
+interface NotificationSettingsTable {
+  user_id: number;
+  uploads: number;
+  comments: number;
+  mentions: number;
+  projects: number;
+  reports: number;
+  updated_at: string;
+}
+
+interface InvitationsTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  created_by: number;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }
 
 /**
@@ -118,6 +191,14 @@ export interface DB {
   project_follows: ProjectMarksTable;
   uploads: UploadsTable;
   search_documents: SearchDocumentsTable;
+  upload_tags: UploadTagsTable;
+  comments: CommentsTable;
+  comment_mentions: CommentMentionsTable;
+  events: EventsTable;
+  notifications: NotificationsTable;
+  notification_settings: NotificationSettingsTable;
+  project_mutes: ProjectMarksTable;
+  invitations: InvitationsTable;
 }
 
 export type NewUserRow = Insertable<UsersTable>;
