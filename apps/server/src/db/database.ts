@@ -22,6 +22,7 @@ import * as m06 from './migrations/2026-11-26-01-project-coordinates-backfill.js
 import * as m07 from './migrations/2026-11-26-02-project-archived-by.js';
 import * as m08 from './migrations/2026-11-26-03-search-index.js';
 import * as m09 from './migrations/2026-11-26-04-collaboration.js';
+import * as m10 from './migrations/2026-11-26-05-search-tags.js';
 import type { DB } from './schema.js';
 import { withStatementCache } from './sqlite-statements.js';
 
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-26-02-project-archived-by': m07,
   '2026-11-26-03-search-index': m08,
   '2026-11-26-04-collaboration': m09,
+  '2026-11-26-05-search-tags': m10,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
