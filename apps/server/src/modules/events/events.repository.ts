@@ -1,0 +1,128 @@
+import { sql } from 'kysely';
+import type { Database } from '../../db/database.js';
+
+/** The notification settings column that switches a kind of event off. */
+export type SettingColumn = 'uploads' | 'comments' | 'mentions' | 'projects' | 'reports';
+
+export interface NewEvent {
+  kind: string;
+  actorId: number;
+  projectId: number;
+  uploadId: number | null;
+  commentId: number | null;
+  data: Record<string, unknown>;
+  at: string;
+}
+
+export async function insertEvent(trx: Database, event: NewEvent): Promise<number> {
+  const row = await trx
+    .insertInto('events')
+    .values({
+      kind: event.kind,
+      actor_id: event.actorId,
+      project_id: event.projectId,
+      upload_id: event.uploadId,
+      comment_id: event.commentId,
+      data: JSON.stringify(event.data),
+      created_at: event.at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The upload's name, kept in its events so they still say what it was once it is deleted. */
+export async function findUploadName(trx: Database, uploadId: number): Promise<string | null> {
+  const row = await trx
+    .selectFrom('uploads')
+    .select('name')
+    .where('id', '=', uploadId)
+    .executeTakeFirst();
+  return row?.name ?? null;
+}
+
+/** Who a notification of an event reaches, as candidates before the filters. */
+export type Audience =
+  /** The project's followers and its creator (reason `creator` wins for a creator who follows). */
+  | { kind: 'project' }
+  /** One member, for a stated reason (the mentioned, the upload's author). */
+  | { kind: 'member'; userId: number; reason: 'mentioned' | 'uploader' };
+
+export interface Fanout {
+  eventId: number;
+  kind: string;
+  actorId: number;
+  projectId: number;
+  uploadId: number | null;
+  setting: SettingColumn;
+  at: string;
+}
+
+// Parameters in a select list are cast: PostgreSQL would otherwise read them as text.
+const int = (value: number | null) => sql`cast(${value} as integer)`;
+const text = (value: string) => sql`cast(${value} as varchar(32))`;
+
+/**
+ * The members an event notifies (`user_id`, `reason`): the audience minus the actor, deactivated
+ * members, those who muted the project and those who switched the kind off (no settings row: all
+ * on). One select, however many followers.
+ */
+function recipients(audience: Audience, f: Fanout) {
+  const candidates =
+    audience.kind === 'project'
+      ? sql`select c.user_id,
+              case when c.user_id = p.creator_id then 'creator' else 'follower' end as reason
+            from (select user_id from project_follows where project_id = ${f.projectId}
+                  union
+                  select creator_id from projects where id = ${f.projectId}) c
+            join projects p on p.id = ${f.projectId}`
+      : sql`select ${int(audience.userId)} as user_id, ${text(audience.reason)} as reason`;
+  return sql`select r.user_id, r.reason
+    from (${candidates}) r
+    join users u on u.id = r.user_id
+    where u.is_active = 1
+      and r.user_id <> ${f.actorId}
+      and not exists (select 1 from project_mutes m
+                      where m.user_id = r.user_id and m.project_id = ${f.projectId})
+      and not exists (select 1 from notification_settings s
+                      where s.user_id = r.user_id and ${sql.ref(`s.${f.setting}`)} = 0)`;
+}
+
+/**
+ * Notifies the audience of one event, set-based: one `insert … select` (and, for uploads, one
+ * `update` before it), whatever the number of recipients. With `group`, an `upload.added` folds
+ * into the recipient's unread notification of uploads by the same actor to the same project
+ * touched since `group.since` (count + 1, the newest event and upload); the insert then skips
+ * whoever already holds the event. The update takes one row per member (the newest): two bumped
+ * to one event would break the (user, event) key.
+ */
+export async function notify(
+  trx: Database,
+  audience: Audience,
+  f: Fanout,
+  group?: { since: string },
+): Promise<void> {
+  if (group)
+    await sql`update notifications
+      set count = count + 1, event_id = ${f.eventId}, upload_id = ${f.uploadId},
+          updated_at = ${f.at}
+      where id in (
+        select max(n.id) from notifications n
+        where n.user_id in (select g.user_id from (${recipients(audience, f)}) g)
+          and n.project_id = ${f.projectId}
+          and n.actor_id = ${f.actorId}
+          and n.kind = ${f.kind}
+          and n.read_at is null
+          and n.updated_at >= ${group.since}
+        group by n.user_id)`.execute(trx);
+  await sql`insert into notifications
+      (user_id, event_id, kind, reason, actor_id, project_id, upload_id, count,
+       created_at, updated_at)
+    select r.user_id, ${int(f.eventId)}, ${text(f.kind)}, r.reason, ${int(f.actorId)},
+           ${int(f.projectId)}, ${int(f.uploadId)}, 1, ${text(f.at)}, ${text(f.at)}
+    from (${recipients(audience, f)}) r
+    where not exists (select 1 from notifications held
+                      where held.user_id = r.user_id and held.event_id = ${f.eventId})`.execute(
+    trx,
+  );
+}
