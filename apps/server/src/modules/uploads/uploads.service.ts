@@ -1,5 +1,11 @@
 import type { Multipart } from '@fastify/multipart';
-import type { FeedQuery, PhotoLocation, Upload, updateUploadRequestSchema } from '@sitelog/shared';
+import type {
+  FeedQuery,
+  PhotoLocation,
+  TagSuggestion,
+  Upload,
+  updateUploadRequestSchema,
+} from '@sitelog/shared';
 import { limits, mapLimits } from '@sitelog/shared';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
@@ -11,6 +17,7 @@ import { extensionForType, newUploadKeys } from '../../media/media-types.js';
 import type { Storage } from '../../media/storage/index.js';
 import { removeFile } from '../../media/temp-files.js';
 import type { AuthUser } from '../auth/auth.service.js';
+import { recordEvent } from '../events/events.service.js';
 import {
   assertProjectOpen,
   getProject,
@@ -22,6 +29,7 @@ import { throwAsHttpError } from './image-refusals.js';
 import { storageAsHttpError } from './storage-refusals.js';
 import { readUploadForm } from './upload-form.js';
 import * as repo from './uploads.repository.js';
+import { readTags, sameTags, suggestTags, writeUploadTags } from './uploads.tags.js';
 
 export interface UploadsDeps {
   db: Database;
@@ -80,6 +88,8 @@ async function toUpload(
     latitude: row.latitude,
     longitude: row.longitude,
     camera: row.camera,
+    tags: readTags(row.tags),
+    commentsCount: row.comments_count,
   };
 }
 
@@ -126,17 +136,18 @@ export async function listLatestUploads(
  */
 async function feedPage(db: Database, query: FeedQuery): Promise<repo.FeedPage> {
   const { limit } = query;
-  if (query.before === undefined) return { limit };
+  const tag = query.tag === undefined ? {} : { tag: query.tag };
+  if (query.before === undefined) return { limit, ...tag };
   const before = await repo.findFeedCursor(db, query.before);
   if (!before) {
     throw badRequest(`before: there is no upload ${query.before} to page from.`, 'unknown_before');
   }
-  return { limit, before };
+  return { limit, before, ...tag };
 }
 
 /**
- * A page of a project's uploads, newest first (at most FEED_LIMIT), archived or not; 404 when
- * there is no such project.
+ * A page of a project's uploads, newest first (at most FEED_LIMIT), archived or not, only those
+ * with `query.tag` when given; 404 when there is no such project.
  */
 export async function listProjectUploads(
   deps: Pick<UploadsDeps, 'db' | 'links'>,
@@ -173,8 +184,9 @@ export async function listProjectPhotoLocations(
 }
 
 /**
- * A page of a member's uploads in open projects, newest first (at most FEED_LIMIT); 404 when
- * there is no such member. Like the workspace's latest uploads, it leaves archived projects out.
+ * A page of a member's uploads in open projects, newest first (at most FEED_LIMIT), only those
+ * with `query.tag` when given; 404 when there is no such member. Like the workspace's latest
+ * uploads, it leaves archived projects out.
  */
 export async function listMemberUploads(
   deps: Pick<UploadsDeps, 'db' | 'links'>,
@@ -246,6 +258,8 @@ export interface NewUploadInput {
   createdAt?: string;
   /** The client's idempotency key (`createUploadDto.clientId`), unique per creator. */
   clientId?: string | undefined;
+  /** The photo's tags, normalised and merged (`tagListSchema`); none unless given. */
+  tags?: readonly string[] | undefined;
 }
 
 /**
@@ -315,10 +329,19 @@ export async function storeUpload(
         longitude: image.meta.longitude,
         camera: image.meta.camera,
       });
+      await writeUploadTags(trx, id, input.tags ?? [], { fresh: true });
       await recordUploadChange(trx, {
         kind: 'added',
         projectId: input.projectId,
         creatorId: input.creatorId,
+        at: createdAt,
+      });
+      // The event and its notifications commit with the row, or not at all.
+      await recordEvent(trx, {
+        kind: 'upload.added',
+        actorId: input.creatorId,
+        projectId: input.projectId,
+        uploadId: id,
         at: createdAt,
       });
       return id;
@@ -376,11 +399,30 @@ export async function createUploadFromForm(
       projectId: form.dto.projectId,
       creatorId: viewer.id,
       clientId: form.dto.clientId,
+      tags: form.dto.tags,
     });
     return await getUpload(deps, id, viewer);
   } finally {
     await removeFile(form.file.path);
   }
+}
+
+// ---- tags ------------------------------------------------------------------------------------
+
+/**
+ * GET /api/upload/tags: existing tags starting with `q`, most used first then alphabetical (at
+ * most `tagLimits.suggestions`), counted in `project` when given (404 when there is no such
+ * project).
+ */
+export async function listTagSuggestions(
+  deps: Pick<UploadsDeps, 'db' | 'links'>,
+  query: { q: string; project?: number | undefined },
+  viewer: AuthUser,
+): Promise<TagSuggestion[]> {
+  const suggestions = await suggestTags(deps.db, query.q, query.project);
+  if (suggestions.length === 0 && query.project !== undefined)
+    await getProject(deps, query.project, viewer);
+  return suggestions;
 }
 
 // ---- edit and delete -------------------------------------------------------------------------
@@ -389,8 +431,8 @@ const onlyCreator = (action: string) =>
   forbidden(`Only the member who uploaded this photo can ${action} it.`);
 
 /**
- * PATCH /api/upload/update/no-image/{id}: the creator changes name, description or project.
- * Missing fields keep their current value; a blank name is refused. Moving to another project
+ * PATCH /api/upload/update/no-image/{id}: the creator changes name, description, project or tags
+ * (the whole new list). Missing fields keep their current value; a blank name is refused. Moving to another project
  * moves one from its count to the other's (both projects' activity dates move too); staying
  * refreshes the project's activity date. An upload of an archived project, or a move into one,
  * is refused with 409.
@@ -420,6 +462,8 @@ export async function updateUpload(
       now: nowIso(),
     });
     if (!updated) throw conflict('This upload was changed at the same time. Try again.');
+    if (changes.tags !== undefined && !sameTags(changes.tags, readTags(current.tags)))
+      await writeUploadTags(trx, id, changes.tags);
     await recordUploadChange(
       trx,
       moved
