@@ -10,6 +10,7 @@ import { nowIso, writeTransaction, type Database } from '../../db/database.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import type { MediaLinks } from '../../media/links.js';
 import type { AuthUser } from '../auth/auth.service.js';
+import { recordEvent } from '../events/events.service.js';
 import { assertMemberExists } from '../users/users.service.js';
 import * as repo from './projects.repository.js';
 
@@ -174,7 +175,11 @@ export async function createProject(
   fields: ProjectFields,
   viewer: AuthUser,
 ): Promise<Project> {
-  const id = await writeTransaction(deps.db, (trx) => addProject(trx, fields, viewer.id));
+  const id = await writeTransaction(deps.db, async (trx) => {
+    const created = await addProject(trx, fields, viewer.id);
+    await recordEvent(trx, { kind: 'project.created', actorId: viewer.id, projectId: created });
+    return created;
+  });
   return getProject(deps, id, viewer);
 }
 
@@ -190,9 +195,12 @@ export async function updateProject(
   if (owner.creator_id !== viewer.id)
     throw forbidden('Only the creator of this project can edit it.');
   if (owner.archived_at !== null) throw projectArchived();
-  // Guarded by `archived_at is null`: an archive that commits after the check above wins.
-  if (!(await repo.updateProject(deps.db, id, { ...values(fields), now: nowIso() })))
-    throw projectArchived();
+  await writeTransaction(deps.db, async (trx) => {
+    // Guarded by `archived_at is null`: an archive that commits after the check above wins.
+    if (!(await repo.updateProject(trx, id, { ...values(fields), now: nowIso() })))
+      throw projectArchived();
+    await recordEvent(trx, { kind: 'project.edited', actorId: viewer.id, projectId: id });
+  });
   return getProject(deps, id, viewer);
 }
 
@@ -217,7 +225,11 @@ export async function archiveProject(
   viewer: AuthUser,
 ): Promise<Project> {
   await findProjectToArchive(deps, id, viewer);
-  await setProjectArchived(deps.db, id, viewer.id);
+  await writeTransaction(deps.db, async (trx) => {
+    // Only a change is an event: archiving an archived project records nothing.
+    if (await setProjectArchived(trx, id, viewer.id))
+      await recordEvent(trx, { kind: 'project.archived', actorId: viewer.id, projectId: id });
+  });
   return getProject(deps, id, viewer);
 }
 
@@ -239,7 +251,10 @@ export async function restoreProject(
   viewer: AuthUser,
 ): Promise<Project> {
   await findProjectToArchive(deps, id, viewer);
-  await repo.clearProjectArchived(deps.db, id);
+  await writeTransaction(deps.db, async (trx) => {
+    if (await repo.clearProjectArchived(trx, id))
+      await recordEvent(trx, { kind: 'project.restored', actorId: viewer.id, projectId: id });
+  });
   return getProject(deps, id, viewer);
 }
 
