@@ -98,6 +98,7 @@ const EXPECTED: Record<string, readonly [number, number, number, number, number,
   'GET /api/upload/project/:id/latest':   [401, 401,   200,   200,  200,  401,  401],
   'GET /api/upload/project/:id/locations':[401, 401,   200,   200,  200,  401,  401],
   'GET /api/upload/user/:id/latest':      [401, 401,   200,   200,  200,  401,  401],
+  'GET /api/upload/tags':                 [401, 401,   200,   200,  200,  401,  401],
   'PATCH /api/upload/update/no-image/:id':[401, 401,   403,   200,  403,  401,  401],
   'DELETE /api/upload/delete/:id':        [401, 401,   403,   200,  403,  401,  401],
   'GET /media/*':                         [403, 403,   200,   200,  200,  403,  403],
@@ -282,6 +283,10 @@ const REQUESTS: Record<string, (caller: Caller) => Promise<Request> | Request> =
   'GET /api/upload/user/:id/latest': () => ({
     method: 'GET',
     url: `/api/upload/user/${world.owner.id}/latest`,
+  }),
+  'GET /api/upload/tags': () => ({
+    method: 'GET',
+    url: `/api/upload/tags?q=le&project=${world.projectId}`,
   }),
   'PATCH /api/upload/update/no-image/:id': () => ({
     method: 'PATCH',

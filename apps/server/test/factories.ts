@@ -8,6 +8,7 @@ import path from 'node:path';
 import { writeTransaction } from '../src/db/database.js';
 import { TEMP_UPLOAD_SUFFIX } from '../src/media/temp-files.js';
 import { hashPassword } from '../src/modules/auth/passwords.js';
+import { createComment } from '../src/modules/comments/comments.service.js';
 import { addProject, setProjectArchived } from '../src/modules/projects/projects.service.js';
 import { storeUpload } from '../src/modules/uploads/uploads.service.js';
 import { createAccount } from '../src/modules/users/users.service.js';
@@ -119,6 +120,8 @@ export interface UploadOverrides {
   file?: Buffer;
   /** The uploader's idempotency key; none unless given. */
   clientId?: string;
+  /** The photo's tags, already normalised (`normalizeTag`); none unless given. */
+  tags?: string[];
 }
 
 let defaultPhoto: Promise<Buffer> | null = null;
@@ -155,6 +158,7 @@ export async function buildUpload(
       creatorId,
       createdAt: overrides.createdAt,
       clientId: overrides.clientId,
+      tags: overrides.tags,
     });
   } finally {
     await rm(filePath, { force: true });
@@ -205,4 +209,33 @@ export async function setUploadUpdatedAt(
   updatedAt: string,
 ): Promise<void> {
   await ctx.db.updateTable('uploads').set({ updated_at: updatedAt }).where('id', '=', id).execute();
+}
+
+export interface CommentOverrides {
+  /** The upload; a new one unless given. */
+  uploadId?: number;
+  /** The author; a new user unless given. */
+  authorId?: number;
+  /** The text; "Comment N" unless given (give a validated text: trimmed, within the limits). */
+  body?: string;
+  /** When it was written; now unless given. */
+  at?: string;
+}
+
+/**
+ * A comment, written by the comments service (`createComment`): the upload's comment count, the
+ * members it names, and its events and notifications commit with it. Answers the comment's id.
+ */
+export async function buildComment(
+  ctx: Pick<TestContext, 'db' | 'storage' | 'images' | 'config'>,
+  overrides: CommentOverrides = {},
+): Promise<number> {
+  const uploadId = overrides.uploadId ?? (await buildUpload(ctx));
+  const authorId = overrides.authorId ?? (await buildUser(ctx)).id;
+  return createComment(ctx.db, {
+    uploadId,
+    authorId,
+    body: overrides.body ?? `Comment ${next()}`,
+    ...(overrides.at ? { at: overrides.at } : {}),
+  });
 }

@@ -1,11 +1,13 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import { compiledQuery } from '../../db/compiled-query.js';
-import type { Database } from '../../db/database.js';
+import { isSqlite, type Database } from '../../db/database.js';
 import type { UploadsTable } from '../../db/schema.js';
 
 /**
  * Uploads with their creator's names and their project's name, in one query (the shape every
- * upload call answers). Lists order newest first on the indexed `(…, created_at, id)` columns.
+ * upload call answers), with the tags (JSON text) and the comment count kept on the row, so a
+ * feed needs no join for them. Lists order newest first on the indexed `(…, created_at, id)`
+ * columns.
  */
 function selectUploads(db: Database) {
   return db
@@ -28,6 +30,8 @@ function selectUploads(db: Database) {
       'uploads.latitude',
       'uploads.longitude',
       'uploads.camera',
+      'uploads.tags',
+      'uploads.comments_count',
       'uploads.creator_id',
       'creator.firstname as creator_firstname',
       'creator.lastname as creator_lastname',
@@ -74,6 +78,8 @@ export interface FeedPage {
   limit: number;
   /** Only uploads older than this one (keyset paging, never OFFSET). */
   before?: FeedCursor;
+  /** Only uploads with this tag (normalised). */
+  tag?: string;
 }
 
 /** The paging key of one upload (primary key lookup); undefined when there is none. */
@@ -100,6 +106,24 @@ const feedUploads = (db: Database, column: FeedColumn, value: number) => {
   return column === 'uploads.creator_id' ? query.where('project.archived_at', 'is', null) : query;
 };
 
+/**
+ * A feed's uploads with one tag: `id in (the tag's uploads)`, which the planner may read either
+ * way: walking the feed's index newest first and probing the tag (a common tag), or reading the
+ * tag's pairs on `upload_tags_tag_idx` and sorting them (a rare one).
+ */
+const taggedFeedUploads = (db: Database, column: FeedColumn, value: number, tag: string) =>
+  feedUploads(db, column, value).where('uploads.id', 'in', (eb) =>
+    eb.selectFrom('upload_tags').select('upload_tags.upload_id').where('upload_tags.tag', '=', tag),
+  );
+
+type FeedQuery = ReturnType<typeof feedUploads>;
+
+/** Older than the upload (createdAt, id), in (created_at desc, id desc) order. */
+const olderThan = (query: FeedQuery, createdAt: string, id: number) =>
+  query
+    .where('uploads.created_at', '<=', createdAt)
+    .where((eb) => eb.or([eb('uploads.created_at', '<', createdAt), eb('uploads.id', '<', id)]));
+
 const feedQueries = (column: FeedColumn) => ({
   first: compiledQuery(
     (db: Database, value: number, limit: number) =>
@@ -108,14 +132,18 @@ const feedQueries = (column: FeedColumn) => ({
   ),
   after: compiledQuery(
     (db: Database, value: number, createdAt: string, id: number, limit: number) =>
-      newestFirst(
-        feedUploads(db, column, value)
-          .where('uploads.created_at', '<=', createdAt)
-          .where((eb) =>
-            eb.or([eb('uploads.created_at', '<', createdAt), eb('uploads.id', '<', id)]),
-          ),
-      ).limit(limit),
+      newestFirst(olderThan(feedUploads(db, column, value), createdAt, id)).limit(limit),
     4,
+  ),
+  taggedFirst: compiledQuery(
+    (db: Database, value: number, tag: string, limit: number) =>
+      newestFirst(taggedFeedUploads(db, column, value, tag)).limit(limit),
+    3,
+  ),
+  taggedAfter: compiledQuery(
+    (db: Database, value: number, tag: string, createdAt: string, id: number, limit: number) =>
+      newestFirst(olderThan(taggedFeedUploads(db, column, value, tag), createdAt, id)).limit(limit),
+    5,
   ),
 });
 const feeds = {
@@ -124,10 +152,15 @@ const feeds = {
 };
 
 function listFeed(db: Database, column: FeedColumn, value: number, page: FeedPage) {
-  const { before } = page;
+  const { before, tag, limit } = page;
+  const q = feeds[column];
+  if (tag !== undefined)
+    return before
+      ? q.taggedAfter(db, value, tag, before.created_at, before.id, limit)
+      : q.taggedFirst(db, value, tag, limit);
   return before
-    ? feeds[column].after(db, value, before.created_at, before.id, page.limit)
-    : feeds[column].first(db, value, page.limit);
+    ? q.after(db, value, before.created_at, before.id, limit)
+    : q.first(db, value, limit);
 }
 
 /** A page of one project's uploads (`uploads_project_created_idx`). */
@@ -190,6 +223,7 @@ export function findUploadForChange(db: Database, id: number) {
       'project_id',
       'name',
       'description',
+      'tags',
       'preview_key',
       'formatted_key',
       'original_key',
@@ -222,7 +256,6 @@ export async function updateUploadText(
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Deletes the row; true when there was one (a concurrent delete may have won). */
 /**
  * Deletes an upload; with `projectId`, only while it is still in that project (the one whose
  * row the caller locked open: a move committed in between must not let a delete reach a photo
@@ -272,4 +305,76 @@ export async function findExistingUploadIds(db: Database, ids: number[]): Promis
   if (ids.length === 0) return new Set();
   const rows = await db.selectFrom('uploads').select('id').where('id', 'in', ids).execute();
   return new Set(rows.map((r) => r.id));
+}
+
+// ---- tags (written only through uploads.tags.ts) ----------------------------------------------
+
+/** Sets an upload's tag list (`uploads.tags`, JSON text). */
+export async function setUploadTagsColumn(db: Database, id: number, tags: string): Promise<void> {
+  await db.updateTable('uploads').set({ tags }).where('id', '=', id).execute();
+}
+
+/** Replaces an upload's `upload_tags` pairs with `tags`. */
+export async function replaceUploadTagPairs(
+  db: Database,
+  uploadId: number,
+  tags: readonly string[],
+  options: { fresh: boolean },
+): Promise<void> {
+  if (!options.fresh)
+    await db.deleteFrom('upload_tags').where('upload_id', '=', uploadId).execute();
+  if (tags.length === 0) return;
+  await db
+    .insertInto('upload_tags')
+    .values(tags.map((tag) => ({ upload_id: uploadId, tag })))
+    .execute();
+}
+
+/**
+ * `text` with its last code point replaced by the next one ("lev" → "lew"): every string that
+ * starts with `text` lies in [text, prefixEnd(text)) in binary (UTF-8, code point) order.
+ * Undefined when the last code point is the highest there is.
+ */
+function prefixEnd(text: string): string | undefined {
+  const chars = [...text];
+  const last = chars.pop()?.codePointAt(0);
+  if (last === undefined || last >= 0x10ffff) return undefined;
+  // No string holds a surrogate code point: after U+D7FF comes U+E000.
+  return chars.join('') + String.fromCodePoint(last === 0xd7ff ? 0xe000 : last + 1);
+}
+
+/**
+ * The tags starting with `prefix` (normalised; every tag when empty), with how many uploads have
+ * each (only `projectId`'s when given), most used first, then alphabetical; at most `limit`.
+ *
+ * The exact test is `substr(tag, 1, length(prefix)) = prefix` (characters on both databases). On
+ * SQLite, whose text order is binary, the range [prefix, prefixEnd) is added so the scan reads
+ * only the tags that can match on `upload_tags_tag_idx`; PostgreSQL's order follows the
+ * database's collation, where a range would not be exact.
+ */
+export function listTagSuggestions(
+  db: Database,
+  options: { prefix: string; projectId?: number; limit: number },
+) {
+  const { prefix, projectId, limit } = options;
+  const end = prefixEnd(prefix);
+  let query = db
+    .selectFrom('upload_tags')
+    .select(['upload_tags.tag', (eb) => eb.fn.countAll<number>().as('count')])
+    .groupBy('upload_tags.tag')
+    .orderBy('count', 'desc')
+    .orderBy('upload_tags.tag')
+    .limit(limit);
+  if (prefix !== '') {
+    query = query.where(sql<string>`substr(upload_tags.tag, 1, length(${prefix}))`, '=', prefix);
+    if (isSqlite(db)) {
+      query = query.where('upload_tags.tag', '>=', prefix);
+      if (end !== undefined) query = query.where('upload_tags.tag', '<', end);
+    }
+  }
+  if (projectId !== undefined)
+    query = query.where('upload_tags.upload_id', 'in', (eb) =>
+      eb.selectFrom('uploads').select('uploads.id').where('uploads.project_id', '=', projectId),
+    );
+  return query.execute();
 }

@@ -5,6 +5,8 @@ import {
   latestCountParamsSchema,
   okResponseSchema,
   photoLocationListSchema,
+  tagSuggestionsQuerySchema,
+  tagSuggestionsSchema,
   updateUploadRequestSchema,
   uploadListSchema,
   uploadSchema,
@@ -75,6 +77,16 @@ export function uploadRoutes(
       },
     },
     async (req) => uploads.listProjectPhotoLocations(deps, req.params.id, currentUser(req)),
+  );
+  r.get(
+    '/api/upload/tags',
+    {
+      schema: {
+        querystring: tagSuggestionsQuerySchema,
+        response: { 200: tagSuggestionsSchema, ...errorResponses },
+      },
+    },
+    async (req) => uploads.listTagSuggestions(deps, req.query, currentUser(req)),
   );
   r.get('/api/upload/user/:id/latest', { compress: LARGE_RESPONSE, schema: feed }, async (req) =>
     uploads.listMemberUploads(deps, req.params.id, currentUser(req), req.query),
