@@ -1,5 +1,5 @@
 // The sample workspace's photos: generated, pushed through the upload pipeline, with counts right.
-import type { LoginHints, Project, Upload } from '@sitelog/shared';
+import { normalizeTag, type LoginHints, type Project, type Upload } from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestContext, login, type TestContext } from '../../test/helpers.js';
 import { seedSampleWorkspace } from './sample-workspace.js';
@@ -69,6 +69,22 @@ describe('sample workspace photos', () => {
     const preview = await api(ctx, { method: 'GET', url: latest[0]?.previewLink ?? '' });
     expect(preview.statusCode).toBe(200);
     expect(preview.headers['content-type']).toBe('image/webp');
+  });
+
+  it('tags most photos as a crew would, normalised, in both stored copies', async () => {
+    const rows = await ctx.db.selectFrom('uploads').select(['id', 'tags']).execute();
+    const pairs = await ctx.db.selectFrom('upload_tags').select(['upload_id', 'tag']).execute();
+    const tagged = rows.filter((r) => r.tags !== '[]');
+    expect(tagged.length).toBeGreaterThanOrEqual(rows.length / 2);
+    for (const row of rows) {
+      const tags = JSON.parse(row.tags) as string[];
+      expect(tags.every((tag) => tag === normalizeTag(tag))).toBe(true);
+      const own = pairs.filter((p) => p.upload_id === row.id).map((p) => p.tag);
+      expect(own.sort()).toEqual([...tags].sort());
+    }
+    const used = new Set(pairs.map((p) => p.tag));
+    for (const tag of ['electrical', 'level 3', 'defect', 'concrete', 'safety'])
+      expect(used, tag).toContain(tag);
   });
 
   it('archives one finished project, by the admin, after its photos', async () => {

@@ -133,7 +133,8 @@ const projectHues = [205, 190, 220, 35, 15, 260, 150] as const;
 /**
  * Sample photos: project and uploader are indexes into `projects` and `people` (mostly the
  * project's creator and members who bookmark or follow it); `daysAgo` spreads them over the
- * weeks since each project started.
+ * weeks since each project started. Most have tags as a crew would set them (trade, area,
+ * issue), normalised, so the tag filter and suggestions have something to show.
  */
 const photos: {
   project: number;
@@ -142,6 +143,7 @@ const photos: {
   name: string;
   description: string;
   scene: SampleScene;
+  tags?: string[];
 }[] = [
   {
     project: 0,
@@ -150,6 +152,7 @@ const photos: {
     name: 'Ground floor slab poured',
     description: 'Slab C1–C4 poured and covered for curing; test cubes taken.',
     scene: 'frame',
+    tags: ['concrete', 'ground floor', 'structure'],
   },
   {
     project: 0,
@@ -158,6 +161,7 @@ const photos: {
     name: 'Tower crane up on the north side',
     description: 'Crane inspected and signed off. Load chart posted at the base.',
     scene: 'crane',
+    tags: ['crane', 'safety'],
   },
   {
     project: 0,
@@ -166,6 +170,7 @@ const photos: {
     name: 'Facade insulation, west elevation',
     description: 'Mineral wool boards fixed up to level 4; mesh and render next week.',
     scene: 'facade',
+    tags: ['facade', 'insulation', 'level 4'],
   },
   {
     project: 1,
@@ -174,6 +179,7 @@ const photos: {
     name: 'Old glazing removed, platform 12',
     description: 'All panels over platform 12 are out; debris netting in place.',
     scene: 'roof',
+    tags: ['glazing', 'demolition', 'platform 12'],
   },
   {
     project: 1,
@@ -182,6 +188,7 @@ const photos: {
     name: 'Replacement trusses set out',
     description: 'Trusses 4–9 lifted and bolted during the Sunday possession.',
     scene: 'frame',
+    tags: ['steel', 'structure'],
   },
   {
     project: 1,
@@ -190,6 +197,7 @@ const photos: {
     name: 'Night lift of the glass panels',
     description: 'Mobile crane on platform 14, panels lifted between 01:00 and 04:30.',
     scene: 'crane',
+    tags: ['glazing', 'crane', 'safety'],
   },
   {
     project: 2,
@@ -198,6 +206,7 @@ const photos: {
     name: 'Partition layout marked, floor 3',
     description: 'Layout checked against revision C of the plans.',
     scene: 'interior',
+    tags: ['drywall', 'level 3'],
   },
   {
     project: 2,
@@ -206,6 +215,7 @@ const photos: {
     name: 'Ceiling grid, floor 4',
     description: 'Grid complete in the east wing; tiles go in after MEP sign-off.',
     scene: 'interior',
+    tags: ['ceilings', 'level 4'],
   },
   {
     project: 2,
@@ -214,6 +224,7 @@ const photos: {
     name: 'MEP first fix ready for inspection',
     description: 'Cable trays and ducts in; inspection booked for Thursday.',
     scene: 'interior',
+    tags: ['electrical', 'plumbing', 'inspection', 'level 3'],
   },
   {
     project: 3,
@@ -222,6 +233,7 @@ const photos: {
     name: 'Timber frame walls delivered',
     description: 'Wall panels W1–W12 stored under cover on site.',
     scene: 'frame',
+    tags: ['timber', 'delivery'],
   },
   {
     project: 3,
@@ -230,6 +242,7 @@ const photos: {
     name: 'Gym roof trusses in place',
     description: 'Bracing to be completed before the roofers start.',
     scene: 'roof',
+    tags: ['roofing', 'timber', 'structure'],
   },
   {
     project: 3,
@@ -246,6 +259,7 @@ const photos: {
     name: 'Damaged roof sheets, bay 3',
     description: 'Six corroded sheets and two purlins to replace.',
     scene: 'roof',
+    tags: ['roofing', 'defect'],
   },
   {
     project: 4,
@@ -262,6 +276,7 @@ const photos: {
     name: 'Edge protection installed',
     description: 'Guard rails along the north edge before the walkway goes in.',
     scene: 'roof',
+    tags: ['safety', 'roofing'],
   },
   {
     project: 5,
@@ -270,6 +285,7 @@ const photos: {
     name: 'Old asphalt milled off',
     description: 'Deck exposed over spans 1–3; no spalling found.',
     scene: 'bridge',
+    tags: ['asphalt', 'demolition'],
   },
   {
     project: 5,
@@ -286,6 +302,7 @@ const photos: {
     name: 'Expansion joint, east abutment',
     description: 'Old joint removed; recess cleaned for the new one.',
     scene: 'bridge',
+    tags: ['defect', 'concrete'],
   },
   {
     project: 6,
@@ -294,6 +311,7 @@ const photos: {
     name: 'Level 2 milled back to the base course',
     description: 'Two potholes by ramp B cut out square; base course sound.',
     scene: 'bridge',
+    tags: ['asphalt', 'defect', 'level 2'],
   },
   {
     project: 6,
@@ -302,6 +320,7 @@ const photos: {
     name: 'New wearing course, level 3',
     description: 'Laid overnight; joints sealed at the ramp.',
     scene: 'bridge',
+    tags: ['asphalt', 'level 3'],
   },
   {
     project: 6,
@@ -367,6 +386,7 @@ async function seedSamplePhotos(
             projectId,
             creatorId,
             createdAt,
+            tags: photo.tags,
           });
         } finally {
           await removeFile(filePath);
