@@ -9,7 +9,20 @@ export const INVITATION_DAYS = 7;
  * one-time link where the member sets their own password. `POST /api/user/{id}/invite` makes a new
  * link for an account that has not accepted yet; the older link stops working.
  */
-export const inviteRequestSchema = z.object({ user: newUserSchema.omit({ password: true }) });
+const INVITE_SHAPE = 'The request must hold a user object with email, firstname and lastname.';
+export const inviteRequestSchema = z.object(
+  {
+    user: z.object(
+      {
+        email: newUserSchema.shape.email,
+        firstname: newUserSchema.shape.firstname,
+        lastname: newUserSchema.shape.lastname,
+      },
+      { error: INVITE_SHAPE },
+    ),
+  },
+  { error: INVITE_SHAPE },
+);
 export type InviteRequest = z.input<typeof inviteRequestSchema>;
 
 export const invitationLinkSchema = z.object({

@@ -9,8 +9,13 @@ export const userSchema = z.object({
   email: z.string(),
   isAdmin: z.boolean(),
   isActive: z.boolean(),
-  /** Added (optional): invited and has not set a password through the link yet. */
+  /**
+   * Added (optional, present only when true): invited and has not set a password through a link
+   * yet. Accounts created with a password, or whose member accepted, leave it out.
+   */
   invitePending: z.boolean().optional(),
+  /** Added (optional, with `invitePending`): when the account's newest link stops working. */
+  inviteExpiresAt: z.string().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 export const userListSchema = z.array(userSchema);

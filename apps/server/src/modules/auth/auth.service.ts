@@ -42,15 +42,12 @@ function rateKeys(email: string, ip: string) {
   };
 }
 
-function tooManyAttempts(retryAfterSeconds: number): AppError {
+function tooManyAttempts(retryAfterSeconds: number, what = 'sign-in attempts'): AppError {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
   const wait = seconds < 60 ? `${seconds} second(s)` : `${Math.ceil(seconds / 60)} minute(s)`;
-  return new AppError(
-    429,
-    'too_many_attempts',
-    `Too many failed sign-in attempts. Try again in ${wait}.`,
-    { 'retry-after': String(seconds) },
-  );
+  return new AppError(429, 'too_many_attempts', `Too many failed ${what}. Try again in ${wait}.`, {
+    'retry-after': String(seconds),
+  });
 }
 
 /** The delay after the latest attempt once an account has `over` failures beyond its cap. */
@@ -133,13 +130,70 @@ export async function forgivePasswordAttempt(deps: AuthDeps, email: string, ip: 
   await repo.rememberLoginSource(deps.db, keys.source, nowIso());
 }
 
+/**
+ * Secret links (invitations) share the per-IP sign-in limit: an address that sent too many
+ * failed sign-ins or unknown links within the window is refused (429) before the link is looked
+ * up. Only unknown links count (`countLinkGuess`); a link that exists, used or not, is no guess.
+ */
+export async function checkLinkGuesses(deps: AuthDeps, ip: string): Promise<void> {
+  const key = rateKeys('', ip).ip;
+  const { windowMs, perIp } = deps.config.loginLimits;
+  const now = Date.now();
+  const [row] = await repo.findLoginCounters(deps.db, [key]);
+  if (row && row.window_start >= new Date(now - windowMs).toISOString() && row.count >= perIp)
+    throw tooManyAttempts((Date.parse(row.window_start) + windowMs - now) / 1000, 'attempts');
+}
+
+/** Counts a link nobody was given against the address's limit (see `checkLinkGuesses`). */
+export async function countLinkGuess(deps: AuthDeps, ip: string): Promise<void> {
+  const now = Date.now();
+  await repo.countLoginAttempt(
+    deps.db,
+    rateKeys('', ip).ip,
+    new Date(now).toISOString(),
+    new Date(now - deps.config.loginLimits.windowMs).toISOString(),
+  );
+}
+
+/** The account a new session is for, as its row reads. */
+interface SessionAccount {
+  id: number;
+  firstname: string;
+  lastname: string;
+  email: string;
+  is_admin: number;
+}
+
+/**
+ * Opens a session for an active account that has just proved who it is (a password at sign-in,
+ * an invitation link) and answers as a sign-in does. `deps.db` may be the caller's transaction.
+ */
+export async function openSession(deps: AuthDeps, user: SessionAccount): Promise<LoginResponse> {
+  const now = Date.now();
+  const { token, tokenHash } = newSessionToken();
+  await repo.insertSession(deps.db, {
+    tokenHash,
+    userId: user.id,
+    now: new Date(now).toISOString(),
+    expiresAt: new Date(now + deps.config.sessions.absoluteMs).toISOString(),
+  });
+  return {
+    id: user.id,
+    firstname: user.firstname,
+    lastname: user.lastname,
+    email: user.email,
+    isAdmin: user.is_admin === 1,
+    isActive: true,
+    token,
+  };
+}
+
 /** Signs a user in: checks the rate limits, the password and the account state; opens a session. */
 export async function login(
   deps: AuthDeps,
   input: { email: string; password: string; ip: string },
 ): Promise<LoginResponse> {
   const email = normalizeEmail(input.email);
-  const now = Date.now();
   await reservePasswordAttempt(deps, email, input.ip);
 
   const user = await repo.findUserByEmail(deps.db, email);
@@ -153,24 +207,7 @@ export async function login(
       'This account has been deactivated. Ask an admin to reactivate it.',
     );
   }
-
-  const { token, tokenHash } = newSessionToken();
-  const nowText = new Date(now).toISOString();
-  await repo.insertSession(deps.db, {
-    tokenHash,
-    userId: user.id,
-    now: nowText,
-    expiresAt: new Date(now + deps.config.sessions.absoluteMs).toISOString(),
-  });
-  return {
-    id: user.id,
-    firstname: user.firstname,
-    lastname: user.lastname,
-    email: user.email,
-    isAdmin: user.is_admin === 1,
-    isActive: true,
-    token,
-  };
+  return openSession(deps, user);
 }
 
 /**

@@ -52,3 +52,21 @@ export async function changePassword(
     if (sampleRetirement) await retireSampleAccount(trx, sampleRetirement);
   });
 }
+
+/**
+ * Sets the password of a member who proved who they are with an invitation link (checked, and
+ * marked used, by the caller in the transaction `deps.db` is): the password policy was applied
+ * and `newHash` made by the caller. Every session the account holds ends, so nobody who had the
+ * account before keeps it. 409 if the password changed since the caller read the account.
+ */
+export async function setPasswordFromLink(
+  deps: AuthDeps,
+  userId: number,
+  newHash: string,
+): Promise<void> {
+  const at = nowIso();
+  const row = await repo.findPasswordHash(deps.db, userId);
+  if (!row || !(await repo.replacePasswordHash(deps.db, userId, row.password_hash, newHash, at)))
+    throw conflict('The account changed in the meantime. Ask your admin for a new link.');
+  await repo.revokeUserSessions(deps.db, userId, at);
+}

@@ -1,5 +1,6 @@
-import type { Database } from '../../db/database.js';
-import type { NewUserRow } from '../../db/schema.js';
+import type { ExpressionBuilder } from 'kysely';
+import { isSqlite, type Database } from '../../db/database.js';
+import type { DB, NewUserRow } from '../../db/schema.js';
 
 export async function insertUser(db: Database, values: NewUserRow): Promise<number> {
   const row = await db.insertInto('users').values(values).returning('id').executeTakeFirstOrThrow();
@@ -30,6 +31,49 @@ export function findAccountById(db: Database, id: number) {
   return db.selectFrom('users').select(accountColumns).where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * An account's invitation state, read with it: the newest expiry of its unused links (null when
+ * it has none) and how many of its links were used (a member who accepted is no longer invited).
+ */
+function invitationColumns(eb: ExpressionBuilder<DB, 'users'>) {
+  return [
+    eb
+      .selectFrom('invitations')
+      .select((sub) => sub.fn.max('invitations.expires_at').as('at'))
+      .whereRef('invitations.user_id', '=', 'users.id')
+      .where('invitations.used_at', 'is', null)
+      .as('invite_expires_at'),
+    eb
+      .selectFrom('invitations')
+      .select((sub) => sub.fn.countAll<number | string>().as('n'))
+      .whereRef('invitations.user_id', '=', 'users.id')
+      .where('invitations.used_at', 'is not', null)
+      .as('invites_used'),
+  ];
+}
+
+export type UserRow = NonNullable<Awaited<ReturnType<typeof findUserById>>>;
+
+/** An account as the admin's list shows it: with its invitation state. */
+export function findUserById(db: Database, id: number) {
+  return db
+    .selectFrom('users')
+    .select(accountColumns)
+    .select(invitationColumns)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/**
+ * As `findAccountById`, and on PostgreSQL the row stays locked (FOR UPDATE) until the transaction
+ * ends, so a deactivation, a new invitation link and an acceptance of one happen one after the
+ * other (SQLite's write transactions already hold the one write lock).
+ */
+export function findAccountForWrite(trx: Database, id: number) {
+  const query = trx.selectFrom('users').select(accountColumns).where('id', '=', id);
+  return (isSqlite(trx) ? query : query.forUpdate()).executeTakeFirst();
+}
+
 /** Emails are stored normalised (trimmed, lower case), so an exact match is case-insensitive. */
 export async function emailExists(db: Database, email: string): Promise<boolean> {
   const row = await db
@@ -45,6 +89,7 @@ export function listNonAdminAccounts(db: Database) {
   return db
     .selectFrom('users')
     .select(accountColumns)
+    .select(invitationColumns)
     .where('is_admin', '=', 0)
     .orderBy('id')
     .execute();

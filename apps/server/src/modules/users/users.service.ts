@@ -8,13 +8,16 @@ import {
   type AuthUser,
 } from '../auth/auth.service.js';
 import { hashPassword, passwordProblem } from '../auth/passwords.js';
+import * as invitations from './invitations.repository.js';
 import * as repo from './users.repository.js';
 
 export type UsersDeps = AuthDeps;
 
 const EMAIL_TAKEN = 'A user with this email already exists.';
 
-function toUser(row: NonNullable<repo.AccountRow>): User {
+function toUser(row: repo.UserRow): User {
+  // Invited and not accepted: an unused link exists (working or not) and none was ever used.
+  const pending = row.invite_expires_at !== null && Number(row.invites_used) === 0;
   return {
     id: row.id,
     firstname: row.firstname,
@@ -22,6 +25,9 @@ function toUser(row: NonNullable<repo.AccountRow>): User {
     email: row.email,
     isAdmin: row.is_admin === 1,
     isActive: row.is_active === 1,
+    ...(pending && row.invite_expires_at !== null
+      ? { invitePending: true, inviteExpiresAt: row.invite_expires_at }
+      : {}),
   };
 }
 
@@ -37,6 +43,13 @@ function toProfile(row: repo.ProfileRow): Profile {
 }
 
 const memberNotFound = () => notFound('Member');
+
+/** A member as the admin's list shows them (with their invitation state); 404 when unknown. */
+export async function getUser(deps: Pick<UsersDeps, 'db'>, id: number): Promise<User> {
+  const row = await repo.findUserById(deps.db, id);
+  if (!row) throw memberNotFound();
+  return toUser(row);
+}
 
 /** The admin's user list: every non-admin account, active or not (admin accounts stay hidden). */
 export async function listUsers(deps: Pick<UsersDeps, 'db'>): Promise<User[]> {
@@ -115,9 +128,7 @@ export async function createUser(deps: Pick<UsersDeps, 'db'>, input: NewUser): P
     { email: input.email, firstname: input.firstname, lastname: input.lastname, isAdmin: false },
     { password: input.password },
   );
-  const created = await repo.findAccountById(deps.db, id);
-  if (!created) throw memberNotFound();
-  return toUser(created);
+  return getUser(deps, id);
 }
 
 /**
@@ -135,11 +146,14 @@ export async function deactivateUser(deps: UsersDeps, id: number, actor: AuthUse
     if (!account) throw memberNotFound();
     if (account.is_admin === 1)
       throw new AppError(403, 'admin_protected', 'Admin accounts cannot be deactivated.');
-    if (await repo.setAccountActive(trx, id, false, nowIso()))
+    const now = nowIso();
+    if (await repo.setAccountActive(trx, id, false, now)) {
       await revokeAllSessions({ ...deps, db: trx }, id);
-    const updated = await repo.findAccountById(trx, id);
-    if (!updated) throw memberNotFound();
-    return toUser(updated);
+      // Its invitation links end too, for good: a reactivated member who never accepted needs
+      // a new link (POST /api/user/{id}/invite), so an old message cannot open the account.
+      await invitations.expireOpenInvitations(trx, id, now);
+    }
+    return getUser({ db: trx }, id);
   });
 }
 
@@ -154,9 +168,7 @@ export async function activateUser(deps: UsersDeps, id: number): Promise<User> {
     if (!account) throw memberNotFound();
     if (await repo.setAccountActive(trx, id, true, nowIso()))
       await revokeAllSessions({ ...deps, db: trx }, id);
-    const updated = await repo.findAccountById(trx, id);
-    if (!updated) throw memberNotFound();
-    return toUser(updated);
+    return getUser({ db: trx }, id);
   });
 }
 
