@@ -90,6 +90,7 @@ export const tagSuggestionsQuerySchema = z.object({
     .string({ error: 'q must be text.' })
     .max(tagLimits.tagMax, { error: `q must be at most ${tagLimits.tagMax} characters.` })
     .transform(normalizeTag)
+    .pipe(z.string().regex(SINGLE_LINE_TEXT, { error: 'q must not contain control characters.' }))
     .optional()
     .default(''),
   project: idField('project', 'project must be a project id.').optional(),

@@ -421,6 +421,7 @@ describe('GET /api/upload/tags', () => {
     for (const [query, message] of [
       [`q=${'q'.repeat(41)}`, 'q must be at most 40 characters.'],
       ['project=abc', 'project must be a project id.'],
+      ['q=a%00b', 'q must not contain control characters.'],
     ] as const) {
       const res = await api(ctx, {
         method: 'GET',
