@@ -26,6 +26,7 @@ import { projectRoutes } from './modules/projects/projects.routes.js';
 import { searchRoutes } from './modules/search/search.routes.js';
 import { mediaRoutes } from './modules/uploads/media.routes.js';
 import { uploadRoutes } from './modules/uploads/uploads.routes.js';
+import { invitationRoutes } from './modules/users/invitations.routes.js';
 import { userRoutes } from './modules/users/users.routes.js';
 import type { ImageProcessor } from './media/image-processor.js';
 import type { MediaLinks } from './media/links.js';
@@ -107,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   placesRoutes(app);
   projectRoutes(app, deps);
   userRoutes(app, deps);
+  invitationRoutes(app, deps);
   uploadRoutes(app, deps);
   searchRoutes(app, deps);
   mediaRoutes(app, deps);

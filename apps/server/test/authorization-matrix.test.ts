@@ -92,6 +92,11 @@ const EXPECTED: Record<string, readonly [number, number, number, number, number,
   'GET /api/user/:id/activate':           [401, 401,   403,   403,  200,  401,  401],
   'GET /api/user/profile/:id':            [401, 401,   200,   200,  200,  401,  401],
   'GET /api/user/all/profile':            [401, 401,   200,   200,  200,  401,  401],
+  'POST /api/user/invite':                [401, 401,   403,   403,  200,  401,  401],
+  'POST /api/user/:id/invite':            [401, 401,   403,   403,  200,  401,  401],
+  // Public: the invitation link is the credential; a bearer token is not even read.
+  'GET /api/invitation/:token':           [200, 200,   200,   200,  200,  200,  200],
+  'POST /api/invitation/:token/accept':   [200, 200,   200,   200,  200,  200,  200],
   'POST /api/upload/autoupload':          [401, 401,   200,   200,  200,  401,  401],
   'GET /api/upload/full/:id':             [401, 401,   200,   200,  200,  401,  401],
   'GET /api/upload/latest/:count':        [401, 401,   200,   200,  200,  401,  401],
@@ -159,6 +164,25 @@ async function previewLink(token: string, uploadId: number): Promise<string> {
 }
 
 const json = (payload: unknown) => ({ payload, headers: { 'content-type': 'application/json' } });
+
+/** A member the admin has just invited, and the token of their link. */
+async function invitation(): Promise<{ userId: number; token: string }> {
+  const res = await api(ctx, {
+    method: 'POST',
+    url: '/api/user/invite',
+    token: world.admin.token,
+    payload: {
+      user: {
+        email: `invitee-${randomBytes(4).toString('hex')}@example.com`,
+        firstname: 'Invitee',
+        lastname: 'Person',
+      },
+    },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const link = res.json<{ user: { id: number }; path: string }>();
+  return { userId: link.user.id, token: link.path.replace('/invite/', '') };
+}
 
 /**
  * The request of each route for a caller, with a valid body and params, so that the status
@@ -263,6 +287,31 @@ const REQUESTS: Record<string, (caller: Caller) => Promise<Request> | Request> =
     url: `/api/user/profile/${world.owner.id}`,
   }),
   'GET /api/user/all/profile': () => ({ method: 'GET', url: '/api/user/all/profile' }),
+  'POST /api/user/invite': () => ({
+    method: 'POST',
+    url: '/api/user/invite',
+    ...json({
+      user: {
+        email: `invited-${randomBytes(4).toString('hex')}@example.com`,
+        firstname: 'Invited',
+        lastname: 'Member',
+      },
+    }),
+  }),
+  // Each cell renews the link of a member invited for it (the owner's path is their own).
+  'POST /api/user/:id/invite': async ({ role, userId }) => {
+    const target = role === 'owner' && userId !== null ? userId : (await invitation()).userId;
+    return { method: 'POST', url: `/api/user/${target}/invite` };
+  },
+  'GET /api/invitation/:token': async () => ({
+    method: 'GET',
+    url: `/api/invitation/${(await invitation()).token}`,
+  }),
+  'POST /api/invitation/:token/accept': async () => ({
+    method: 'POST',
+    url: `/api/invitation/${(await invitation()).token}/accept`,
+    ...json({ password: NEW_PASSWORD }),
+  }),
   'POST /api/upload/autoupload': () => {
     const body = multipartBody([
       filePart(photo),
