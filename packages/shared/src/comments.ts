@@ -7,6 +7,8 @@ export const commentLimits = {
   /** Comments per page of a thread. */
   pageDefault: 50,
   pageMax: 100,
+  /** Members `GET /api/user/mentionable` answers at most. */
+  mentionableMax: 10,
 } as const;
 
 /** Someone named in a comment: `active` is false once the account is deactivated. */
@@ -74,7 +76,11 @@ export const commentPageSchema = z.object({
 });
 export type CommentPage = z.infer<typeof commentPageSchema>;
 
-/** `GET /api/user/mentionable?q=`: active members whose name starts with `q`, for `@` completion. */
+/**
+ * `GET /api/user/mentionable?q=`: active members (not the viewer) whose first, last or full name
+ * starts with `q`, accents and case ignored, by name, at most `commentLimits.mentionableMax`; for
+ * `@` completion.
+ */
 export const mentionQuerySchema = z.object({
   q: z
     .string({ error: 'q must be text.' })

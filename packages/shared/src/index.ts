@@ -9,5 +9,6 @@ export * from './uploads.js';
 export * from './users.js';
 export * from './search.js';
 export * from './comments.js';
+export * from './mentions.js';
 export * from './notifications.js';
 export * from './invitations.js';
