@@ -20,6 +20,7 @@ import { registerSecurityHeaders } from './http/security-headers.js';
 import { createSerializerCompiler } from './http/serializer.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { clientConfigRoutes } from './modules/client-config/client-config.routes.js';
+import { commentRoutes } from './modules/comments/comments.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { placesRoutes } from './modules/places/places.routes.js';
 import { projectRoutes } from './modules/projects/projects.routes.js';
@@ -111,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   invitationRoutes(app, deps);
   uploadRoutes(app, deps);
   searchRoutes(app, deps);
+  commentRoutes(app, deps);
   mediaRoutes(app, deps);
 
   await registerWebApp(app, config);

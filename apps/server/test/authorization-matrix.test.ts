@@ -8,6 +8,7 @@ import type { Upload } from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   archiveProject,
+  buildComment,
   buildProject,
   buildUpload,
   buildUser,
@@ -106,6 +107,12 @@ const EXPECTED: Record<string, readonly [number, number, number, number, number,
   'GET /api/upload/tags':                 [401, 401,   200,   200,  200,  401,  401],
   'PATCH /api/upload/update/no-image/:id':[401, 401,   403,   200,  403,  401,  401],
   'DELETE /api/upload/delete/:id':        [401, 401,   403,   200,  403,  401,  401],
+  // Comments (issue 15): the owner is the comment's author; an admin may delete, not edit.
+  'GET /api/upload/:id/comments':         [401, 401,   200,   200,  200,  401,  401],
+  'POST /api/upload/:id/comments':        [401, 401,   201,   201,  201,  401,  401],
+  'PATCH /api/comment/:id':               [401, 401,   403,   200,  403,  401,  401],
+  'DELETE /api/comment/:id':              [401, 401,   403,   204,  204,  401,  401],
+  'GET /api/user/mentionable':            [401, 401,   200,   200,  200,  401,  401],
   'GET /media/*':                         [403, 403,   200,   200,  200,  403,  403],
 };
 
@@ -346,6 +353,25 @@ const REQUESTS: Record<string, (caller: Caller) => Promise<Request> | Request> =
     const id = await buildUpload(ctx, { projectId: world.projectId, creatorId: world.owner.id });
     return { method: 'DELETE', url: `/api/upload/delete/${id}` };
   },
+  'GET /api/upload/:id/comments': () => ({
+    method: 'GET',
+    url: `/api/upload/${world.uploadId}/comments`,
+  }),
+  'POST /api/upload/:id/comments': () => ({
+    method: 'POST',
+    url: `/api/upload/${world.uploadId}/comments`,
+    ...json({ body: 'Matrix comment' }),
+  }),
+  // Each cell edits or deletes a comment of the owner's own.
+  'PATCH /api/comment/:id': async () => {
+    const id = await buildComment(ctx, { uploadId: world.uploadId, authorId: world.owner.id });
+    return { method: 'PATCH', url: `/api/comment/${id}`, ...json({ body: 'Edited' }) };
+  },
+  'DELETE /api/comment/:id': async () => {
+    const id = await buildComment(ctx, { uploadId: world.uploadId, authorId: world.owner.id });
+    return { method: 'DELETE', url: `/api/comment/${id}` };
+  },
+  'GET /api/user/mentionable': () => ({ method: 'GET', url: '/api/user/mentionable?q=a' }),
   'GET /media/*': ({ role }) => {
     const link = world.links[role];
     return { method: 'GET', url: link };
