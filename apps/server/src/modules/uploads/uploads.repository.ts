@@ -107,13 +107,22 @@ const feedUploads = (db: Database, column: FeedColumn, value: number) => {
 };
 
 /**
- * A feed's uploads with one tag: `id in (the tag's uploads)`, which the planner may read either
- * way: walking the feed's index newest first and probing the tag (a common tag), or reading the
- * tag's pairs on `upload_tags_tag_idx` and sorting them (a rare one).
+ * A feed's uploads with one tag. The feed's index is walked newest first as without a tag, each
+ * upload probing its `(upload_id, tag)` pair on the primary key, so a page costs what the feed
+ * rows read until it is full, whatever the tag's use elsewhere. (`id in (the tag's uploads)`
+ * made SQLite, which has no statistics, build the list of every upload with the tag for each
+ * page: 8 ms for a tag on 50,000 photos.) PostgreSQL turns the EXISTS into a semi-join and picks
+ * its side by its statistics.
  */
 const taggedFeedUploads = (db: Database, column: FeedColumn, value: number, tag: string) =>
-  feedUploads(db, column, value).where('uploads.id', 'in', (eb) =>
-    eb.selectFrom('upload_tags').select('upload_tags.upload_id').where('upload_tags.tag', '=', tag),
+  feedUploads(db, column, value).where((eb) =>
+    eb.exists(
+      eb
+        .selectFrom('upload_tags')
+        .select('upload_tags.tag')
+        .whereRef('upload_tags.upload_id', '=', 'uploads.id')
+        .where('upload_tags.tag', '=', tag),
+    ),
   );
 
 type FeedQuery = ReturnType<typeof feedUploads>;
