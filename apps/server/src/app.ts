@@ -21,7 +21,9 @@ import { createSerializerCompiler } from './http/serializer.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { clientConfigRoutes } from './modules/client-config/client-config.routes.js';
 import { commentRoutes } from './modules/comments/comments.routes.js';
+import { eventRoutes } from './modules/events/events.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { notificationRoutes } from './modules/notifications/notifications.routes.js';
 import { placesRoutes } from './modules/places/places.routes.js';
 import { projectRoutes } from './modules/projects/projects.routes.js';
 import { searchRoutes } from './modules/search/search.routes.js';
@@ -112,6 +114,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   invitationRoutes(app, deps);
   uploadRoutes(app, deps);
   searchRoutes(app, deps);
+  eventRoutes(app, deps);
+  notificationRoutes(app, deps);
   commentRoutes(app, deps);
   mediaRoutes(app, deps);
 

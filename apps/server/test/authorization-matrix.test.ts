@@ -113,6 +113,18 @@ const EXPECTED: Record<string, readonly [number, number, number, number, number,
   'PATCH /api/comment/:id':               [401, 401,   403,   200,  403,  401,  401],
   'DELETE /api/comment/:id':              [401, 401,   403,   204,  204,  401,  401],
   'GET /api/user/mentionable':            [401, 401,   200,   200,  200,  401,  401],
+  // Events and notifications (issue 15): the owner of a notification is the member it is for;
+  // anyone else's is a 404, an admin's too. Muting is each member's own.
+  'GET /api/events':                      [401, 401,   200,   200,  200,  401,  401],
+  'GET /api/notifications':               [401, 401,   200,   200,  200,  401,  401],
+  'GET /api/notifications/unread':        [401, 401,   200,   200,  200,  401,  401],
+  'POST /api/notifications/:id/read':     [401, 401,   404,   200,  404,  401,  401],
+  'POST /api/notifications/read-all':     [401, 401,   200,   200,  200,  401,  401],
+  'GET /api/notifications/settings':      [401, 401,   200,   200,  200,  401,  401],
+  'PATCH /api/notifications/settings':    [401, 401,   200,   200,  200,  401,  401],
+  'GET /api/project/:id/mute':            [401, 401,   200,   200,  200,  401,  401],
+  'POST /api/project/:id/mute':           [401, 401,   200,   200,  200,  401,  401],
+  'POST /api/project/:id/unmute':         [401, 401,   200,   200,  200,  401,  401],
   'GET /media/*':                         [403, 403,   200,   200,  200,  403,  403],
 };
 
@@ -372,6 +384,45 @@ const REQUESTS: Record<string, (caller: Caller) => Promise<Request> | Request> =
     return { method: 'DELETE', url: `/api/comment/${id}` };
   },
   'GET /api/user/mentionable': () => ({ method: 'GET', url: '/api/user/mentionable?q=a' }),
+  'GET /api/events': () => ({ method: 'GET', url: `/api/events?project=${world.projectId}` }),
+  'GET /api/notifications': () => ({ method: 'GET', url: '/api/notifications?limit=5' }),
+  'GET /api/notifications/unread': () => ({ method: 'GET', url: '/api/notifications/unread' }),
+  // Each cell reads a new notification of the owner's: a member's upload to the owner's project.
+  'POST /api/notifications/:id/read': async () => {
+    const uploadId = await buildUpload(ctx, {
+      projectId: world.projectId,
+      creatorId: world.member.id,
+    });
+    const { id } = await ctx.db
+      .selectFrom('notifications')
+      .select('id')
+      .where('user_id', '=', world.owner.id)
+      .where('upload_id', '=', uploadId)
+      .executeTakeFirstOrThrow();
+    return { method: 'POST', url: `/api/notifications/${id}/read` };
+  },
+  'POST /api/notifications/read-all': () => ({
+    method: 'POST',
+    url: '/api/notifications/read-all',
+  }),
+  'GET /api/notifications/settings': () => ({ method: 'GET', url: '/api/notifications/settings' }),
+  'PATCH /api/notifications/settings': () => ({
+    method: 'PATCH',
+    url: '/api/notifications/settings',
+    ...json({ reports: true }),
+  }),
+  'GET /api/project/:id/mute': () => ({
+    method: 'GET',
+    url: `/api/project/${world.projectId}/mute`,
+  }),
+  'POST /api/project/:id/mute': async () => {
+    const project = await buildProject(ctx, { creatorId: world.owner.id });
+    return { method: 'POST', url: `/api/project/${project.id}/mute` };
+  },
+  'POST /api/project/:id/unmute': () => ({
+    method: 'POST',
+    url: `/api/project/${world.projectId}/unmute`,
+  }),
   'GET /media/*': ({ role }) => {
     const link = world.links[role];
     return { method: 'GET', url: link };

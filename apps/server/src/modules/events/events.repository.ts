@@ -126,3 +126,73 @@ export async function notify(
     trx,
   );
 }
+
+// ---- reading ---------------------------------------------------------------------------------
+
+/** An event with what it names, as it is now: the upload columns are null once it is deleted. */
+function eventViews(db: Database) {
+  return db
+    .selectFrom('events as e')
+    .innerJoin('users as a', 'a.id', 'e.actor_id')
+    .innerJoin('projects as p', 'p.id', 'e.project_id')
+    .leftJoin('uploads as u', 'u.id', 'e.upload_id')
+    .select([
+      'e.id',
+      'e.kind',
+      'e.actor_id',
+      'a.firstname as actor_firstname',
+      'a.lastname as actor_lastname',
+      'a.is_active as actor_active',
+      'e.project_id',
+      'p.name as project_name',
+      'u.id as upload_id',
+      'u.name as upload_name',
+      'u.preview_key',
+      'e.data',
+      'e.created_at',
+    ]);
+}
+
+export type EventViewRow = Awaited<ReturnType<typeof findEventsByIds>>[number];
+
+/** These events (any order; unknown ids left out). */
+export function findEventsByIds(db: Database, ids: number[]) {
+  return ids.length === 0 ? Promise.resolve([]) : eventViews(db).where('e.id', 'in', ids).execute();
+}
+
+export interface EventFilter {
+  projectId?: number;
+  actorId?: number;
+  /** Only events with a smaller id (the page before ended there). */
+  before?: number;
+}
+
+/** Events newest first (by id), filtered; `(project_id, id)` or `(actor_id, id)` walks them. */
+export function findEvents(db: Database, filter: EventFilter, limit: number) {
+  let query = eventViews(db);
+  if (filter.projectId !== undefined) query = query.where('e.project_id', '=', filter.projectId);
+  if (filter.actorId !== undefined) query = query.where('e.actor_id', '=', filter.actorId);
+  if (filter.before !== undefined) query = query.where('e.id', '<', filter.before);
+  return query.orderBy('e.id', 'desc').limit(limit).execute();
+}
+
+/** Members by id (the mentioned), deactivated ones too. */
+export function findPeople(db: Database, ids: number[]) {
+  return ids.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('users')
+        .select(['id', 'firstname', 'lastname', 'is_active'])
+        .where('id', 'in', ids)
+        .execute();
+}
+
+export async function projectExists(db: Database, id: number): Promise<boolean> {
+  const row = await db.selectFrom('projects').select('id').where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function memberExists(db: Database, id: number): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}

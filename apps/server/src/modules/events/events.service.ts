@@ -1,5 +1,16 @@
+import type { AppEvent, EventKind, EventPage, eventsQuerySchema } from '@sitelog/shared';
+import { eventKinds } from '@sitelog/shared';
+import type { z } from 'zod';
 import { nowIso, type Database } from '../../db/database.js';
+import { notFound } from '../../errors.js';
+import type { MediaLinks } from '../../media/links.js';
+import type { AuthUser } from '../auth/auth.service.js';
 import * as repo from './events.repository.js';
+
+export interface EventsDeps {
+  db: Database;
+  links: MediaLinks;
+}
 
 /** Uploads by one member to one project this close together fold into one notification. */
 export const UPLOAD_GROUP_WINDOW_MS = 30 * 60 * 1000;
@@ -166,4 +177,174 @@ async function writeMentions(
       },
     );
   }
+}
+
+// ---- reading ---------------------------------------------------------------------------------
+
+/** What an event keeps in `data` (names as they were then; see the recorders above). */
+interface EventData {
+  uploadName: string;
+  excerpt: string | null;
+  mentionedId: number | null;
+}
+
+function readData(text: string): EventData {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    raw = {};
+  }
+  const data = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  return {
+    uploadName: typeof data.uploadName === 'string' ? data.uploadName : '',
+    excerpt: typeof data.excerpt === 'string' ? data.excerpt : null,
+    mentionedId: typeof data.mentionedId === 'number' ? data.mentionedId : null,
+  };
+}
+
+const isKind = (kind: string): kind is EventKind =>
+  (eventKinds as readonly string[]).includes(kind);
+
+/**
+ * Events as the API shows them, in the rows' order, each with `count` (1 unless grouped). The
+ * upload's name is its current one, or the one kept in the event once the upload is deleted
+ * (then `id` and `previewLink` are null); preview links are signed for the viewer.
+ */
+async function toEvents(
+  deps: EventsDeps,
+  rows: { row: repo.EventViewRow; count: number }[],
+  viewer: AuthUser,
+): Promise<AppEvent[]> {
+  const data = rows.map(({ row }) => readData(row.data));
+  const mentionedIds = [
+    ...new Set(data.map((d) => d.mentionedId).filter((id): id is number => id !== null)),
+  ];
+  const people = new Map(
+    (await repo.findPeople(deps.db, mentionedIds)).map((p) => [
+      p.id,
+      { id: p.id, firstname: p.firstname, lastname: p.lastname, active: p.is_active === 1 },
+    ]),
+  );
+  const links = await Promise.all(
+    rows.map(({ row }) =>
+      row.preview_key === null ? Promise.resolve(null) : deps.links.url(row.preview_key, viewer),
+    ),
+  );
+  return rows.flatMap(({ row, count }, i) => {
+    if (!isKind(row.kind)) return [];
+    const d = data[i] as EventData;
+    const hasUpload =
+      row.kind === 'upload.added' || row.kind === 'comment.added' || row.kind === 'mention';
+    return [
+      {
+        id: row.id,
+        kind: row.kind,
+        actor: {
+          id: row.actor_id,
+          firstname: row.actor_firstname,
+          lastname: row.actor_lastname,
+          active: row.actor_active === 1,
+        },
+        project: { id: row.project_id, name: row.project_name },
+        upload: hasUpload
+          ? {
+              id: row.upload_id,
+              name: row.upload_name ?? d.uploadName,
+              previewLink: links[i] ?? null,
+            }
+          : null,
+        excerpt: d.excerpt,
+        mentioned: d.mentionedId === null ? null : (people.get(d.mentionedId) ?? null),
+        count,
+        createdAt: row.created_at,
+      },
+    ];
+  });
+}
+
+/** For notifications: these events as the viewer sees them, by id (unknown ids left out). */
+export async function describeEvents(
+  deps: EventsDeps,
+  ids: number[],
+  viewer: AuthUser,
+): Promise<Map<number, AppEvent>> {
+  const rows = await repo.findEventsByIds(deps.db, ids);
+  const events = await toEvents(
+    deps,
+    rows.map((row) => ({ row, count: 1 })),
+    viewer,
+  );
+  return new Map(events.map((e) => [e.id, e]));
+}
+
+/** Rows read per query while a timeline page fills. */
+const TIMELINE_BATCH = 100;
+/** Rows one timeline page reads at most; a group still open there continues on the next page. */
+const TIMELINE_SCAN_MAX = 2000;
+
+/** Whether `row` (older) continues the upload group whose oldest event so far is `last`. */
+function continuesGroup(last: repo.EventViewRow, row: repo.EventViewRow): boolean {
+  return (
+    last.kind === 'upload.added' &&
+    row.kind === 'upload.added' &&
+    row.actor_id === last.actor_id &&
+    row.project_id === last.project_id &&
+    Math.abs(Date.parse(last.created_at) - Date.parse(row.created_at)) <= UPLOAD_GROUP_WINDOW_MS
+  );
+}
+
+/**
+ * The team's timeline (every project, open or archived, as every member sees them all), newest
+ * first, filtered by project and by member (404 when either is unknown). Adjacent uploads by one
+ * member to one project, each within 30 minutes of the next, are one entry with their `count`,
+ * shown by the newest. Groups are made within a page: `next` is the oldest event the page
+ * covered, so the next page neither repeats nor skips one (a group cut by the page, or by the
+ * scan limit, continues there as an entry of its own).
+ */
+export async function listEvents(
+  deps: EventsDeps,
+  query: z.output<typeof eventsQuerySchema>,
+  viewer: AuthUser,
+): Promise<EventPage> {
+  if (query.project !== undefined && !(await repo.projectExists(deps.db, query.project)))
+    throw notFound('Project');
+  if (query.actor !== undefined && !(await repo.memberExists(deps.db, query.actor)))
+    throw notFound('Member');
+  const groups: { row: repo.EventViewRow; last: repo.EventViewRow; count: number }[] = [];
+  let before = query.before;
+  let scanned = 0;
+  let more = true;
+  fill: while (scanned < TIMELINE_SCAN_MAX) {
+    const batch = Math.min(TIMELINE_BATCH, TIMELINE_SCAN_MAX - scanned);
+    const rows = await repo.findEvents(
+      deps.db,
+      {
+        ...(query.project !== undefined ? { projectId: query.project } : {}),
+        ...(query.actor !== undefined ? { actorId: query.actor } : {}),
+        ...(before !== undefined ? { before } : {}),
+      },
+      batch,
+    );
+    for (const row of rows) {
+      const open = groups.at(-1);
+      if (open && continuesGroup(open.last, row)) {
+        open.last = row;
+        open.count += 1;
+      } else if (groups.length === query.limit) {
+        break fill;
+      } else {
+        groups.push({ row, last: row, count: 1 });
+      }
+      scanned += 1;
+    }
+    if (rows.length < batch) {
+      more = false;
+      break;
+    }
+    before = rows.at(-1)?.id;
+  }
+  const events = await toEvents(deps, groups, viewer);
+  const oldest = groups.at(-1)?.last.id;
+  return { events, next: more && oldest !== undefined ? oldest : null };
 }
