@@ -12,10 +12,17 @@ import { uploadQueryOptions } from '@/features/uploads/api/get-upload';
 import { PhotoInfo } from '@/features/uploads/viewer/photo-info';
 import PhotoViewer from '@/features/uploads/viewer/photo-viewer';
 import { usePhotoViewerState } from '@/features/uploads/viewer/viewer-context';
+import { afterUploadChange } from '../invalidations';
 import { PhotoPlace } from './photo-place';
 
 function renderInfo(upload: Upload) {
-  return <PhotoInfo upload={upload} place={<PhotoPlace upload={upload} />} />;
+  return (
+    <PhotoInfo
+      upload={upload}
+      place={<PhotoPlace upload={upload} />}
+      invalidate={afterUploadChange(upload.project.id, upload.creator.id)}
+    />
+  );
 }
 
 /** Says why a photo in the URL cannot be shown (deleted, never existed, failed to load). */

@@ -72,7 +72,9 @@ describe('/upload/{id}', () => {
     expect(screen.getByRole('link', { name: 'Download original' })).toHaveAttribute('download');
     expect(screen.getByRole('heading', { name: 'Tags' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Comments' })).toBeInTheDocument();
-    expect(screen.getAllByText('Under construction')).toHaveLength(2);
+    const tags = screen.getByRole('region', { name: 'Tags' });
+    expect(within(tags).queryByText('Under construction')).not.toBeInTheDocument();
+    expect(within(tags).getByText('No tags yet.')).toBeInTheDocument();
   });
 
   it('shows the description as plain text, never as HTML', async () => {
@@ -285,5 +287,88 @@ describe('/upload/{id}', () => {
     expect(
       await screen.findByRole('heading', { level: 1, name: 'North wall rebar' }),
     ).toBeVisible();
+  });
+});
+
+describe('/upload/{id} tags', () => {
+  const tagged = makeUpload({
+    ...byMember,
+    tags: ['electrical', 'level 3', '<b>defect</b>'],
+  });
+
+  it('shows each tag as a chip opening the project filtered by it, as text', async () => {
+    const { container } = renderApp('/upload/7', {
+      signedInAs: admin,
+      api: { 'GET /api/upload/full/7': { body: tagged } },
+    });
+    const list = await screen.findByRole('list', { name: 'Tags' });
+    const links = within(list).getAllByRole('link');
+    expect(links.map((link) => link.textContent)).toEqual([
+      'electrical',
+      'level 3',
+      '<b>defect</b>',
+    ]);
+    expect(links[1]).toHaveAttribute('href', '/project/31?tag=level+3');
+    expect(links[2]).toHaveAttribute('href', '/project/31?tag=%3Cb%3Edefect%3C%2Fb%3E');
+    expect(container.querySelector('main b')).toBeNull();
+    // Not the creator: no way to change them.
+    expect(screen.queryByRole('button', { name: 'Edit tags' })).not.toBeInTheDocument();
+  });
+
+  it('lets the creator edit the tags: typed, normalised, merged, saved alone', async () => {
+    let stored = tagged;
+    const { server, user } = renderApp('/upload/7', {
+      signedInAs: member,
+      api: {
+        'GET /api/upload/full/7': () => ({ body: stored }),
+        'GET /api/upload/tags': { body: [{ tag: 'concrete', count: 4 }] },
+        'PATCH /api/upload/update/no-image/7': (request) => {
+          const { upload } = request.body as { upload: { tags: string[] } };
+          stored = { ...stored, tags: upload.tags };
+          return { body: stored };
+        },
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Edit tags' }));
+    const field = screen.getByRole('combobox', { name: 'Tags' });
+    expect(field).toHaveFocus();
+    // Backspace on the empty field removes the last chip.
+    await user.keyboard('{Backspace}');
+    await user.type(field, '  Safety  First,ELECTRICAL{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Save tags' }));
+    await waitFor(() =>
+      expect(server.callsTo('PATCH /api/upload/update/no-image/7')).toHaveLength(1),
+    );
+    expect(server.callsTo('PATCH /api/upload/update/no-image/7')[0]?.body).toEqual({
+      upload: { tags: ['electrical', 'level 3', 'safety first'] },
+    });
+    const list = await screen.findByRole('list', { name: 'Tags' });
+    expect(
+      within(list)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['electrical', 'level 3', 'safety first']);
+    expect(screen.getByRole('button', { name: 'Edit tags' })).toHaveFocus();
+  });
+
+  it("shows the server's refusal and keeps the tags being edited", async () => {
+    const { user } = renderApp('/upload/7', {
+      signedInAs: member,
+      api: {
+        'GET /api/upload/full/7': { body: byMember },
+        'PATCH /api/upload/update/no-image/7': jsonError(
+          409,
+          'project_archived',
+          'This project is archived; its photos cannot be changed.',
+        ),
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Add tags' }));
+    await user.type(screen.getByRole('combobox', { name: 'Tags' }), 'roof{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Save tags' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'This project is archived; its photos cannot be changed.',
+    );
+    expect(screen.getByRole('button', { name: 'roof' })).toBeInTheDocument();
   });
 });

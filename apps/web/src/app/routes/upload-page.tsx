@@ -11,16 +11,18 @@ import { Fact } from '@/components/fact';
 import { CollapsibleText } from '@/components/collapsible-text';
 import { PageHeader } from '@/components/page-header';
 import { Section } from '@/components/section';
-import { UnderConstruction } from '@/components/under-construction';
 import { formatRelativeDay } from '@/lib/format-relative-day';
 import { paths } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { CommentThread } from '@/features/comments/components/comment-thread';
 import { canEditUpload, isInArchivedProject } from '@/features/uploads/can-edit-upload';
 import { UploadBoundary } from '@/features/uploads/components/upload-boundary';
 import { UploadImage } from '@/features/uploads/components/upload-image';
+import { UploadTags } from '@/features/uploads/components/upload-tags';
 import { uploadDisplayName } from '@/features/uploads/components/upload-tiles';
 import { useRouteId } from '@/lib/use-route-id';
+import { afterCommentChange, afterUploadChange } from '../invalidations';
 import { PhotoPlace, PhotoPlaceMap } from '../layout/photo-place';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -127,11 +129,20 @@ function UploadView({ upload }: { upload: Upload }) {
         </Box>
 
         <Section title="Tags">
-          <UnderConstruction whatWillBeHere="Tags will label photos by trade, area and issue." />
+          <UploadTags
+            upload={upload}
+            invalidate={afterUploadChange(upload.project.id, upload.creator.id)}
+          />
         </Section>
-        <Section title="Comments">
-          <UnderConstruction whatWillBeHere="The team will discuss this photo here." />
-        </Section>
+        <Box id="comments" sx={{ scrollMarginTop: 80 }}>
+          <Section title="Comments">
+            <CommentThread
+              uploadId={upload.id}
+              readOnly={isInArchivedProject(upload)}
+              invalidate={afterCommentChange(upload.id)}
+            />
+          </Section>
+        </Box>
       </Stack>
     </Box>
   );

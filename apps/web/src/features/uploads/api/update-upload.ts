@@ -8,7 +8,10 @@ import { uploadKeys } from './keys';
 /** The spec does not show what the update answers; the upload is used when it is one. */
 const updateResponseSchema = z.unknown();
 
-/** PATCH /api/upload/update/no-image/{id} with `{upload:{name, description, projectId}}`. */
+/**
+ * PATCH /api/upload/update/no-image/{id} with `{upload:{name, description, projectId}}`, and
+ * `tags` (the whole new list) when they changed.
+ */
 export const updateUpload = (id: number, body: UpdateUploadRequest) =>
   api.patch(`/api/upload/update/no-image/${id}`, updateResponseSchema, body);
 
@@ -28,6 +31,8 @@ export const useUpdateUpload = (
       if (updated.success) queryClient.setQueryData(uploadKeys.detail(id), updated.data);
       void invalidateKeys(queryClient, [
         uploadKeys.lists(),
+        // New tags count in the suggestions, removed ones no more.
+        ...(body.upload.tags === undefined ? [] : [uploadKeys.tags()]),
         ...extraKeys(invalidate, response, body),
       ]);
       // The page shows the saved text as the new starting point, so wait for it.

@@ -34,6 +34,8 @@ export function QueueIndicator({
         queryClient.setQueryData(uploadKeys.detail(upload.id), upload);
         void invalidateKeys(queryClient, [
           uploadKeys.lists(),
+          // Its tags count in the suggestions now.
+          ...(upload.tags?.length ? [uploadKeys.tags()] : []),
           ...afterUpload(upload.project.id, upload.creator.id),
         ]);
       }),

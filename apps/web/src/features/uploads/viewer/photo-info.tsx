@@ -7,6 +7,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Upload } from '@sitelog/shared';
 import type { ReactNode } from 'react';
+import type { ExtraInvalidations } from '@/lib/invalidate';
 import { Link as RouterLink } from 'react-router';
 import { ArchivedChip } from '@/components/archived-chip';
 import { Fact } from '@/components/fact';
@@ -14,15 +15,25 @@ import { formatExactTime } from '@/lib/format-photo-time';
 import { paths } from '@/lib/paths';
 import { isInArchivedProject } from '../can-edit-upload';
 import { uploadDisplayName } from '../components/upload-tiles';
+import { UploadTags } from '../components/upload-tags';
 import { PersonAvatar } from '@/components/person-avatar';
 
 /**
  * What the viewer's info panel says about a photo: name, description, who, which project (marked
- * Archived when it is: the photo is read-only), when it was taken and uploaded, the camera, where
- * (`place`, composed by the page: the place name, coordinates and a small map) and the
- * original's download.
+ * Archived when it is: the photo is read-only), its tags (editable by its creator), when it was
+ * taken and uploaded, the camera, where (`place`, composed by the page: the place name,
+ * coordinates and a small map) and the original's download.
  */
-export function PhotoInfo({ upload, place }: { upload: Upload; place?: ReactNode }) {
+export function PhotoInfo({
+  upload,
+  place,
+  invalidate,
+}: {
+  upload: Upload;
+  place?: ReactNode;
+  /** What other features show about the photo, refreshed after its tags change (the app knows). */
+  invalidate?: ExtraInvalidations;
+}) {
   const name = uploadDisplayName(upload);
   const creator = `${upload.creator.firstname} ${upload.creator.lastname}`;
   return (
@@ -56,6 +67,25 @@ export function PhotoInfo({ upload, place }: { upload: Upload; place?: ReactNode
           </Typography>
         </Box>
       </Stack>
+      <Box component="section" aria-labelledby={`photo-tags-${upload.id}`}>
+        <Typography
+          id={`photo-tags-${upload.id}`}
+          variant="subtitle2"
+          component="h3"
+          color="text.secondary"
+          sx={{ mb: 0.5 }}
+        >
+          Tags
+        </Typography>
+        {/* Keyed by photo: paging to the next one leaves an unsaved edit behind. */}
+        <UploadTags
+          key={upload.id}
+          upload={upload}
+          invalidate={invalidate}
+          size="small"
+          disablePortal
+        />
+      </Box>
       <Stack component="dl" spacing={1.5} sx={{ m: 0 }}>
         <Fact label="Taken">
           {upload.capturedAt ? formatExactTime(upload.capturedAt) : 'The photo does not say'}

@@ -4,7 +4,7 @@ import Box from '@mui/material/Box';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import type { Upload } from '@sitelog/shared';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import Lightbox, { type Slide } from 'yet-another-react-lightbox';
 import Zoom from 'yet-another-react-lightbox/plugins/zoom';
 import 'yet-another-react-lightbox/styles.css';
@@ -12,6 +12,15 @@ import { uploadDisplayName } from '../components/upload-tiles';
 import { previewSize } from './preview-size';
 
 const stopPropagation = (event: { stopPropagation: () => void }) => event.stopPropagation();
+
+/**
+ * Keys typed in a field of the panel (the tags) are the field's: the lightbox would take the
+ * arrows as previous/next and Escape as close. Elsewhere in the panel they stay the viewer's.
+ */
+const keepTypingKeys = (event: KeyboardEvent<HTMLElement>) => {
+  const target = event.target as HTMLElement;
+  if (target.closest('input, textarea, [contenteditable="true"]')) event.stopPropagation();
+};
 
 /** Width of the info panel beside the photo on wide screens. */
 export const INFO_PANEL_WIDTH = 360;
@@ -134,6 +143,7 @@ export default function PhotoViewer({
               onPointerDown={stopPropagation}
               onPointerMove={stopPropagation}
               onPointerUp={stopPropagation}
+              onKeyDown={keepTypingKeys}
               sx={{
                 position: wide ? 'fixed' : 'absolute',
                 zIndex: 1,
