@@ -57,6 +57,7 @@ const ReportCreatorPage = lazyPage(() =>
 const NotificationsPage = lazyPage(() =>
   import('./routes/notifications-page').then((m) => m.NotificationsPage),
 );
+const EventsPage = lazyPage(() => import('./routes/events-page').then((m) => m.EventsPage));
 const SearchPage = lazyPage(() => import('./routes/search-page').then((m) => m.SearchPage));
 const AdminPage = lazyPage(() => import('./routes/admin-page').then((m) => m.AdminPage));
 const LoginPage = lazyPage(() => import('./routes/login-page').then((m) => m.LoginPage));
@@ -91,6 +92,7 @@ const memberRoutes: RouteObject[] = [
   { path: 'reports', element: <ReportsPage /> },
   { path: 'reports/create', element: <ReportCreatorPage /> },
   { path: 'notifications', element: <NotificationsPage /> },
+  { path: 'events', element: <EventsPage /> },
   { path: 'search', element: <SearchPage /> },
 ];
 

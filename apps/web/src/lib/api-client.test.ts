@@ -6,6 +6,7 @@ import { member, storeSession } from '@/test/fixtures';
 import {
   api,
   ApiError,
+  getIfChanged,
   NETWORK_ERROR_MESSAGE,
   prefetch,
   PREFETCH_MAX_AGE_MS,
@@ -203,6 +204,66 @@ function fakeXhr(answer: { status: number; body: unknown; progress?: Array<[numb
   vi.stubGlobal('XMLHttpRequest', FakeXMLHttpRequest);
   return sent;
 }
+
+describe('conditional GET', () => {
+  const readCount = (body: unknown) =>
+    typeof body === 'object' && body !== null && typeof (body as { n?: unknown }).n === 'number'
+      ? (body as { n: number }).n
+      : null;
+
+  it('reads the body and the ETag, then sends the ETag back and reads a 304 as unchanged', async () => {
+    storeSession(member, 'stored-token');
+    let etag = '"v1"';
+    const server = mockApi({
+      'GET /api/count': (request) =>
+        request.headers.get('if-none-match') === etag
+          ? { status: 304 }
+          : { body: { n: 3 }, headers: { ETag: etag } },
+    });
+    await expect(getIfChanged('/api/count', readCount, null)).resolves.toEqual({
+      changed: true,
+      data: 3,
+      etag: '"v1"',
+    });
+    expect(server.calls[0]?.headers.get('if-none-match')).toBeNull();
+    expect(server.calls[0]?.headers.get('authorization')).toBe('Bearer stored-token');
+    await expect(getIfChanged('/api/count', readCount, '"v1"')).resolves.toEqual({
+      changed: false,
+    });
+    expect(server.calls[1]?.headers.get('if-none-match')).toBe('"v1"');
+    etag = '"v2"';
+    await expect(getIfChanged('/api/count', readCount, '"v1"')).resolves.toEqual({
+      changed: true,
+      data: 3,
+      etag: '"v2"',
+    });
+  });
+
+  it('fails as any call does: the server message, a 401 ends the session, an unreadable body', async () => {
+    storeSession(member, 'stored-token');
+    const server = mockApi({ 'GET /api/count': jsonError(500, 'internal', 'It broke.') });
+    const failed = await rejection(getIfChanged('/api/count', readCount, null));
+    expect([failed.status, failed.message]).toEqual([500, 'It broke.']);
+    server.set('GET /api/count', { body: { n: 'three' } });
+    expect((await rejection(getIfChanged('/api/count', readCount, null))).code).toBe(
+      'invalid_response',
+    );
+    server.set('GET /api/count', jsonError(401, 'unauthorized', 'Sign in.'));
+    await rejection(getIfChanged('/api/count', readCount, '"v1"'));
+    expect(getSession()).toBeNull();
+  });
+
+  it('says the server could not be reached', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    const error = await rejection(getIfChanged('/api/count', readCount, null));
+    expect([error.status, error.message]).toEqual([0, NETWORK_ERROR_MESSAGE]);
+  });
+});
 
 describe('multipart upload', () => {
   const created = z.object({ id: z.number() });

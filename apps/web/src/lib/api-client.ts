@@ -201,6 +201,47 @@ export async function apiRequest<T>(
   return parseWith(schema, response.status, data);
 }
 
+/** A conditional GET's answer: unchanged since `etag` (304), or the body read and its ETag. */
+export type IfChanged<T> = { changed: false } | { changed: true; data: T; etag: string | null };
+
+/**
+ * A GET that sends `If-None-Match: etag` (when there is one), for a poll that is cheap while
+ * nothing changed: a 304 answers `{ changed: false }`. Otherwise as `apiRequest`, except that the
+ * body is checked by `read` (null: not what was expected) rather than by a zod schema, so a call
+ * the shell makes keeps zod out of the first download.
+ */
+export async function getIfChanged<T>(
+  path: string,
+  read: (body: unknown) => T | null,
+  etag: string | null,
+  options: RequestOptions = {},
+): Promise<IfChanged<T>> {
+  const token = getToken();
+  const headers = authHeaders(token);
+  if (etag !== null) headers['If-None-Match'] = etag;
+  let response: Response;
+  try {
+    response = await fetch(path, { headers, signal: options.signal, credentials: 'same-origin' });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    throw new ApiError(0, 'network_error', NETWORK_ERROR_MESSAGE);
+  }
+  if (response.status === 304) return { changed: false };
+  const data = await readJson(response);
+  if (!response.ok) {
+    if (response.status === 401) onUnauthorized(token);
+    throw errorFromBody(response.status, data);
+  }
+  const parsed = read(data);
+  if (parsed === null)
+    throw new ApiError(
+      response.status,
+      'invalid_response',
+      'The server sent an answer this page cannot read.',
+    );
+  return { changed: true, data: parsed, etag: response.headers.get('ETag') };
+}
+
 export const api = {
   get: <T>(path: string, schema: z.ZodType<T>, options?: RequestOptions) =>
     apiRequest('GET', path, schema, undefined, options),

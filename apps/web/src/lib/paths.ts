@@ -20,6 +20,8 @@ export const paths = {
   reports: '/reports',
   reportCreate: '/reports/create',
   notifications: '/notifications',
+  /** The team's activity timeline (the side menu's Events). */
+  events: '/events',
   search: (query?: string) => (query ? `/search?q=${encodeURIComponent(query)}` : '/search'),
   profile: '/profile',
   memberProfile: (id: number) => `/profile/${id}`,

@@ -11,6 +11,8 @@ export interface MockRequest {
 export interface MockResponse {
   status?: number;
   body?: unknown;
+  /** Response headers beyond the JSON content type (e.g. an ETag). */
+  headers?: Record<string, string>;
 }
 
 export type MockHandler =
@@ -54,7 +56,7 @@ export function mockApi(routes: MockRoutes) {
     const status = answer.status ?? 200;
     return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
       status,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...answer.headers },
     });
   });
   vi.stubGlobal('fetch', fetchMock);

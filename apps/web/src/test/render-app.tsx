@@ -34,6 +34,8 @@ export function renderApp(path: string, { signedInAs, api = {} }: RenderAppOptio
       },
     },
     ...(signedInAs ? { 'GET /api/auth/me': { body: signedInAs } } : {}),
+    // The top bar's bell polls this on every page.
+    'GET /api/notifications/unread': { body: { count: 0 }, headers: { ETag: '"unread-0"' } },
     'POST /api/auth/logout': { body: { ok: true } },
     ...api,
   });

@@ -19,7 +19,7 @@ const memberMenu = [
   ['Team', '/teams'],
   ['Archive', '/projects/archived'],
   ['My profile', '/profile'],
-  ['Events', '/notifications'],
+  ['Events', '/events'],
   ['Search', '/search'],
 ] as const;
 

@@ -29,7 +29,7 @@ export const menuItems: readonly MenuItem[] = [
   { label: 'Team', to: paths.teams, icon: GroupsOutlined },
   { label: 'Archive', to: paths.archivedProjects, icon: ArchiveOutlined },
   { label: 'My profile', to: paths.profile, icon: PersonOutline },
-  { label: 'Events', to: paths.notifications, icon: EventNoteOutlined },
+  { label: 'Events', to: paths.events, icon: EventNoteOutlined },
   { label: 'Search', to: paths.search(), icon: SearchOutlined },
   { label: 'Admin', to: paths.admin, icon: AdminPanelSettingsOutlined, adminOnly: true },
 ];

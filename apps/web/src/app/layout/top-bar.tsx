@@ -1,6 +1,5 @@
 import CloudUploadOutlined from '@mui/icons-material/CloudUploadOutlined';
 import MenuIcon from '@mui/icons-material/Menu';
-import NotificationsOutlined from '@mui/icons-material/NotificationsOutlined';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -10,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { paths } from '@/lib/paths';
+import { NotificationBell } from '@/features/notifications/components/notification-bell';
 import { HI_VIS_ORANGE, TOP_BAR_COLOR } from '../theme';
 import { ProfilePreview } from './profile-preview';
 import { SearchBox } from './search-box';
@@ -27,6 +27,16 @@ const QueueIndicator = lazy(() =>
     import('../invalidations'),
   ]).then(([indicator, invalidations]) => ({
     default: () => <indicator.QueueIndicator afterUpload={invalidations.afterUploadChange} />,
+  })),
+);
+
+/*
+ * The bell's count: polled by a chunk loaded once the browser is idle, like the queue's; the bell
+ * itself (in the first download) only reads the count.
+ */
+const UnreadPoller = lazy(() =>
+  import('@/features/notifications/components/unread-poller').then((m) => ({
+    default: m.UnreadPoller,
   })),
 );
 
@@ -137,15 +147,11 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
           <Suspense fallback={null}>
             <QueueIndicator />
           </Suspense>
+          <Suspense fallback={null}>
+            <UnreadPoller />
+          </Suspense>
         </WhenIdle>
-        <IconButton
-          component={RouterLink}
-          to={paths.notifications}
-          color="inherit"
-          aria-label="Notifications"
-        >
-          <NotificationsOutlined />
-        </IconButton>
+        <NotificationBell badgeColor={HI_VIS_ORANGE} badgeTextColor={TOP_BAR_COLOR} />
         <ProfilePreview />
       </Toolbar>
     </AppBar>

@@ -1,22 +1,263 @@
-import { screen, within } from '@testing-library/react';
+import type { AppNotification, NotificationPage } from '@sitelog/shared';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { aisha, ben, makeNotification } from '@/features/notifications/test/make-activity';
+import { jsonError, type MockRequest } from '@/test/mock-api';
+import { setBrowserOnline } from '@/test/online';
 import { member, renderApp } from '@/test/render-app';
 
+const params = (request: MockRequest) => new URL(request.url, 'http://localhost').searchParams;
+
+const page = (
+  notifications: AppNotification[],
+  unread = notifications.filter((n) => !n.read).length,
+  next: number | null = null,
+): NotificationPage => ({ notifications, next, unread });
+
+const comment = makeNotification({
+  id: 31,
+  kind: 'comment.added',
+  actor: ben,
+  reason: 'uploader',
+  excerpt: 'Who fixes this?',
+  createdAt: new Date(Date.now() - 5 * 60_000).toISOString(),
+});
+const photos = makeNotification({
+  id: 30,
+  count: 12,
+  createdAt: new Date(Date.now() - 2 * 3_600_000).toISOString(),
+});
+const archived = makeNotification({
+  id: 29,
+  kind: 'project.archived',
+  upload: null,
+  read: true,
+  reason: 'creator',
+});
+
+/** The bell's count, answered as the server does (the count is the ETag). */
+const unreadAnswer = (count: number) => ({
+  body: { count },
+  headers: { ETag: `"unread-${count}"` },
+});
+
+const list = () => screen.findByRole('list', { name: 'Notifications' });
+const rows = async () => within(await list()).getAllByRole('link');
+
 describe('/notifications', () => {
-  it('is an Under construction placeholder naming what will be there', async () => {
-    renderApp('/notifications', { signedInAs: member });
+  it('lists notifications newest first as sentences, unread ones marked, with thumbnails and times', async () => {
+    renderApp('/notifications', {
+      signedInAs: member,
+      api: { 'GET /api/notifications': { body: page([comment, photos, archived]) } },
+    });
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Notifications' }),
     ).toBeInTheDocument();
-    expect(screen.getByText('Under construction')).toBeInTheDocument();
-    expect(
-      screen.getByText(/comments to your uploads, new reports and new uploads/i),
-    ).toBeInTheDocument();
     expect(document.title).toBe('Notifications · Sitelog');
+    const [first, second, third] = await rows();
+    expect(first).toHaveAccessibleName(
+      'Unread: Ben Ray commented on Slab pour: “Who fixes this?” 5 minutes ago',
+    );
+    expect(first).toHaveAttribute('href', '/upload/55#comments');
+    expect(second).toHaveAccessibleName(
+      'Unread: Aisha Khan added 12 photos to Riverside Block C 2 hours ago',
+    );
+    expect(second).toHaveAttribute('href', '/project/12');
+    expect(third).toHaveTextContent('Aisha Khan archived Riverside Block C');
+    expect(third).not.toHaveTextContent('Unread');
+    // The photo's preview, as decoration beside the sentence that names it.
+    const thumbnail = first!.querySelector('img');
+    expect(thumbnail).toHaveAttribute('src', '/media/preview/55.jpg?sig=x');
+    expect(thumbnail).toHaveAttribute('alt', '');
+    expect(third!.querySelector('img')).toBeNull();
+    expect(within(first!).getByText('5 minutes ago').tagName).toBe('TIME');
+  });
+
+  it('shows names as text, never as markup', async () => {
+    const hostile = makeNotification({
+      actor: { ...aisha, firstname: '<img src=x onerror=alert(1)>' },
+      project: { id: 12, name: '<script>alert(1)</script>' },
+    });
+    renderApp('/notifications', {
+      signedInAs: member,
+      api: { 'GET /api/notifications': { body: page([hostile]) } },
+    });
+    const [row] = await rows();
+    expect(row).toHaveTextContent(
+      '<img src=x onerror=alert(1)> Khan added a photo to <script>alert(1)</script>',
+    );
+    expect(document.querySelector('script')).toBeNull();
+    expect(row!.querySelectorAll('img')).toHaveLength(1);
+  });
+
+  it('says a deleted photo is gone and opens its project instead', async () => {
+    const deleted = makeNotification({
+      kind: 'mention',
+      actor: ben,
+      mentioned: { ...aisha, id: member.id },
+      excerpt: '@Mia Mason look',
+      upload: { id: null, name: 'Slab pour', previewLink: null },
+    });
+    renderApp('/notifications', {
+      signedInAs: member,
+      api: { 'GET /api/notifications': { body: page([deleted]) } },
+    });
+    const [row] = await rows();
+    expect(row).toHaveTextContent('Ben Ray mentioned you: “@Mia Mason look”');
+    expect(row).toHaveTextContent('This photo has been deleted');
+    expect(row).toHaveAttribute('href', '/project/12');
+  });
+
+  it('opening one marks it read, lowers the bell and goes to the photo at its comments', async () => {
+    let unread = 2;
+    const { user, router, server } = renderApp('/notifications', {
+      signedInAs: member,
+      api: {
+        'GET /api/notifications': () => ({ body: page([comment, photos]) }),
+        'GET /api/notifications/unread': () => unreadAnswer(unread),
+        'POST /api/notifications/31/read': () => {
+          unread = 1;
+          return { body: { count: 1 } };
+        },
+      },
+    });
+    const banner = await screen.findByRole('banner');
+    await within(banner).findByRole('link', { name: 'Notifications, 2 unread' });
+    const [first] = await rows();
+    await user.click(first!);
+    expect(router.state.location.pathname).toBe('/upload/55');
+    expect(router.state.location.hash).toBe('#comments');
+    await waitFor(() => expect(server.callsTo('POST /api/notifications/31/read')).toHaveLength(1));
+    await within(banner).findByRole('link', { name: 'Notifications, 1 unread' });
+  });
+
+  it('opening a read one asks nothing', async () => {
+    const { user, router, server } = renderApp('/notifications', {
+      signedInAs: member,
+      api: { 'GET /api/notifications': { body: page([archived]) } },
+    });
+    const [row] = await rows();
+    await user.click(row!);
+    expect(router.state.location.pathname).toBe('/project/12');
+    expect(server.calls.filter((call) => call.method === 'POST')).toEqual([]);
+  });
+
+  it('MARK ALL AS READ marks every one read and clears the badge', async () => {
+    let unread = 2;
+    const { user, server } = renderApp('/notifications', {
+      signedInAs: member,
+      api: {
+        'GET /api/notifications': () => ({
+          body: page(
+            unread ? [comment, photos] : [comment, photos].map((n) => ({ ...n, read: true })),
+          ),
+        }),
+        'GET /api/notifications/unread': () => unreadAnswer(unread),
+        'POST /api/notifications/read-all': () => {
+          unread = 0;
+          return { body: { count: 0 } };
+        },
+      },
+    });
+    const banner = await screen.findByRole('banner');
+    await within(banner).findByRole('link', { name: 'Notifications, 2 unread' });
+    await user.click(await screen.findByRole('button', { name: 'Mark all as read' }));
+    await waitFor(() =>
+      expect(within(banner).getByRole('link', { name: 'Notifications' })).toBeInTheDocument(),
+    );
+    expect(within(banner).queryByTestId('unread-badge')).not.toBeInTheDocument();
+    for (const row of await rows()) expect(row).not.toHaveTextContent('Unread');
+    expect(server.callsTo('POST /api/notifications/read-all')).toHaveLength(1);
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Mark all as read' })).toBeDisabled(),
+    );
+  });
+
+  it('puts them back unread and says why when MARK ALL AS READ fails', async () => {
+    const { user } = renderApp('/notifications', {
+      signedInAs: member,
+      api: {
+        'GET /api/notifications': { body: page([comment]) },
+        'GET /api/notifications/unread': unreadAnswer(1),
+        'POST /api/notifications/read-all': jsonError(503, 'unavailable', 'The server is busy.'),
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Mark all as read' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Could not mark your notifications as read. The server is busy.',
+    );
+    const [row] = await rows();
+    expect(row).toHaveTextContent('Unread');
+    await within(screen.getByRole('banner')).findByRole('link', {
+      name: 'Notifications, 1 unread',
+    });
+  });
+
+  it('loads older ones with LOAD MORE, by the last page’s cursor', async () => {
+    const older = makeNotification({ id: 12, kind: 'project.edited', upload: null, read: true });
+    const { user, server } = renderApp('/notifications', {
+      signedInAs: member,
+      api: {
+        'GET /api/notifications': (request) =>
+          params(request).get('before') === '88'
+            ? { body: page([older], 2) }
+            : { body: page([comment, photos], 2, 88) },
+      },
+    });
+    expect(await rows()).toHaveLength(2);
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(async () => expect(await rows()).toHaveLength(3));
+    expect((await rows())[2]).toHaveTextContent('Aisha Khan edited Riverside Block C');
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    const asked = server
+      .callsTo('GET /api/notifications')
+      .map((call) => Object.fromEntries(params(call)));
+    expect(asked).toEqual([{ limit: '30' }, { limit: '30', before: '88' }]);
+  });
+
+  it("says you're all caught up when there are none", async () => {
+    renderApp('/notifications', {
+      signedInAs: member,
+      api: { 'GET /api/notifications': { body: page([]) } },
+    });
+    expect(await screen.findByText("You're all caught up")).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Mark all as read' })).toBeDisabled();
+  });
+
+  it('shows the server message with RETRY when the list fails', async () => {
+    let fail = true;
+    const { user } = renderApp('/notifications', {
+      signedInAs: member,
+      api: {
+        'GET /api/notifications': () =>
+          fail
+            ? jsonError(400, 'bad', 'before must be a notification id.')
+            : { body: page([comment]) },
+      },
+    });
+    expect(await screen.findByText('Could not load your notifications')).toBeInTheDocument();
+    expect(screen.getByText('before must be a notification id.')).toBeInTheDocument();
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await rows()).toHaveLength(1);
+  });
+
+  it('says it is offline instead of loading forever', async () => {
+    setBrowserOnline(false);
+    renderApp('/notifications', {
+      signedInAs: member,
+      api: { 'GET /api/notifications': { body: page([comment]) } },
+    });
+    expect(await screen.findByText('You are offline')).toBeInTheDocument();
+    setBrowserOnline(true);
+    expect(await rows()).toHaveLength(1);
   });
 
   it('opens from the top bar bell', async () => {
-    const { user, router } = renderApp('/reports', { signedInAs: member });
+    const { user, router } = renderApp('/reports', {
+      signedInAs: member,
+      api: { 'GET /api/notifications': { body: page([]) } },
+    });
     const banner = await screen.findByRole('banner');
     await user.click(within(banner).getByRole('link', { name: 'Notifications' }));
     expect(

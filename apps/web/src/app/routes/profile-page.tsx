@@ -3,6 +3,7 @@ import { PageHeader } from '@/components/page-header';
 import { Section } from '@/components/section';
 import { ChangePasswordForm } from '@/features/auth/components/change-password-form';
 import { LogoutButton } from '@/features/auth/components/logout-button';
+import { NotificationSettingsSection } from '@/features/notifications/components/notification-settings-section';
 import { ProjectGrid } from '@/features/projects/components/project-card';
 import { UserUploadsSection } from '@/features/uploads/components/user-uploads-section';
 import { useQueueLogoutCheck } from '@/features/uploads/queue/logout-check';
@@ -14,8 +15,8 @@ import { useDocumentTitle } from '@/lib/use-document-title';
 /**
  * /profile: the signed-in user's card with LOGOUT (which asks first while photos wait on this
  * device, and clears the device's upload queue of the user), then their projects and latest uploads
- * (spec §2), then Change password. Each later part is a section component from its own feature,
- * added to the stack.
+ * (spec §2), then which notifications they get (and the projects they muted), then Change
+ * password. Each later part is a section component from its own feature, added to the stack.
  */
 export function ProfilePage() {
   useDocumentTitle('My profile');
@@ -37,6 +38,7 @@ export function ProfilePage() {
         renderProjects={(projects) => <ProjectGrid projects={projects} label="My projects" />}
       />
       <UserUploadsSection userId={user.id} title="Latest uploads" />
+      <NotificationSettingsSection />
       <Section title="Change password">
         <ChangePasswordForm email={user.email} />
       </Section>

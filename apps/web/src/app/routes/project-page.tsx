@@ -35,6 +35,10 @@ import { formatDate } from '@/lib/format-date';
 import { ProjectMarkButtons } from '@/features/projects/components/project-mark-buttons';
 import { ProjectReportsSection } from '@/features/projects/components/project-reports-section';
 import { ProjectMapSection } from '@/features/maps/components/project-map-section';
+import {
+  ProjectMuteButton,
+  ProjectNotifyHint,
+} from '@/features/notifications/components/project-mute-button';
 import { ProjectUploadsSection } from '@/features/uploads/components/project-uploads-section';
 
 function ProjectNotFound() {
@@ -150,6 +154,7 @@ function ProjectView({ project }: { project: Project }) {
           ) : (
             <>
               <ProjectMarkButtons project={project} onError={setMarkError} />
+              <ProjectMuteButton projectId={project.id} onError={setMarkError} />
               {isCreator ? (
                 <Button
                   variant="outlined"
@@ -172,7 +177,11 @@ function ProjectView({ project }: { project: Project }) {
           )
         }
       />
-      {archived ? <ArchivedBanner ref={bannerRef} project={project} /> : null}
+      {archived ? (
+        <ArchivedBanner ref={bannerRef} project={project} />
+      ) : (
+        <ProjectNotifyHint projectId={project.id} followed={project.isFollowed} />
+      )}
       {markError ? (
         <Alert severity="error" onClose={() => setMarkError(null)} sx={{ mb: 2 }}>
           {errorMessage(markError)}

@@ -1,0 +1,48 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { UseInfiniteQueryResult } from '@tanstack/react-query';
+import { ErrorState } from '@/components/error-state';
+import { useOnline } from '@/lib/use-online';
+
+/**
+ * LOAD MORE under a list paged by cursor, while there is a next page; a page that failed says
+ * why (the rows above stay) and the button tries again. Offline it waits for the connection.
+ */
+export function LoadMore({
+  query,
+  what,
+}: {
+  query: Pick<
+    UseInfiniteQueryResult,
+    'hasNextPage' | 'isFetchNextPageError' | 'isFetchingNextPage' | 'error' | 'fetchNextPage'
+  >;
+  /** What is listed, for the failure's title: "notifications", "events". */
+  what: string;
+}) {
+  const online = useOnline();
+  if (!query.hasNextPage) return null;
+  return (
+    <Stack spacing={2} sx={{ mt: 2, alignItems: 'center' }}>
+      {query.isFetchNextPageError ? (
+        <Box sx={{ alignSelf: 'stretch' }}>
+          <ErrorState error={query.error} title={`Could not load more ${what}`} />
+        </Box>
+      ) : null}
+      <Button
+        variant="outlined"
+        onClick={() => void query.fetchNextPage()}
+        loading={query.isFetchingNextPage && online}
+        disabled={!online}
+      >
+        Load more
+      </Button>
+      {online ? null : (
+        <Typography variant="body2" color="text.secondary">
+          More will load when the connection returns.
+        </Typography>
+      )}
+    </Stack>
+  );
+}
