@@ -91,7 +91,8 @@ export type NotificationPage = z.infer<typeof notificationPageSchema>;
 
 /**
  * `GET /api/notifications/unread`: the bell's count. Answered with an `ETag`; a poll sending it
- * back in `If-None-Match` gets 304 with no body while nothing changed.
+ * back in `If-None-Match` gets 304 with no body while nothing changed. Also the answer of
+ * `POST /api/notifications/{id}/read` and `POST /api/notifications/read-all`: the count left.
  */
 export const unreadCountSchema = z.object({ count: z.number().int() });
 export type UnreadCount = z.infer<typeof unreadCountSchema>;
