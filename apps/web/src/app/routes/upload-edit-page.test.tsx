@@ -47,6 +47,51 @@ describe('/upload/{id}/edit', () => {
     expect(name).toHaveValue('South wall');
   });
 
+  it('edits the tags: SAVE after a change, the whole new list sent, suggestions offered', async () => {
+    let stored = { ...mine, tags: ['rebar', 'north wall'] };
+    const { server, user } = renderApp('/upload/7/edit', {
+      signedInAs: member,
+      api: {
+        'GET /api/upload/full/7': () => ({ body: stored }),
+        'GET /api/upload/tags': (request) => ({
+          body:
+            new URL(request.url, 'http://localhost').searchParams.get('q') === 'in'
+              ? [{ tag: 'inspection', count: 9 }]
+              : [],
+        }),
+        'PATCH /api/upload/update/no-image/7': (request) => {
+          const { upload } = request.body as { upload: { tags: string[] } };
+          stored = { ...stored, tags: upload.tags };
+          return { body: stored };
+        },
+      },
+    });
+    const field = await screen.findByRole('combobox', { name: 'Tags' });
+    expect(screen.getByRole('button', { name: 'rebar' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+
+    await user.type(field, 'In');
+    await user.click(await screen.findByRole('option', { name: /inspection/ }));
+    await user.click(
+      within(screen.getByRole('button', { name: 'rebar' })).getByTestId('CancelIcon'),
+    );
+    await user.click(await screen.findByRole('button', { name: 'Save' }));
+
+    await waitFor(() =>
+      expect(server.callsTo('PATCH /api/upload/update/no-image/7')).toHaveLength(1),
+    );
+    expect(server.callsTo('PATCH /api/upload/update/no-image/7')[0]?.body).toEqual({
+      upload: {
+        name: 'North wall rebar',
+        description: 'Before the pour.',
+        projectId: 31,
+        tags: ['north wall', 'inspection'],
+      },
+    });
+    expect(await screen.findByText('Saved.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+  });
+
   it('hides SAVE again when the text is changed back', async () => {
     const { user } = renderApp('/upload/7/edit', {
       signedInAs: member,
@@ -206,6 +251,28 @@ describe('/upload/{id}/edit/batch', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/uploader/31/create'));
     expect(server.callsTo('PATCH /api/upload/update/no-image/7')[0]?.body).toEqual({
       upload: { name: 'North wall rebar', description: 'After', projectId: 31 },
+    });
+  });
+
+  it('DONE saves tags added in the batch editor with the rest', async () => {
+    const { server, user, router } = renderApp('/upload/7/edit/batch', {
+      signedInAs: member,
+      api: {
+        'GET /api/upload/full/7': { body: mine },
+        'GET /api/upload/tags': { body: [] },
+        'PATCH /api/upload/update/no-image/7': { body: { ...mine, tags: ['rebar'] } },
+      },
+    });
+    await user.type(await screen.findByRole('combobox', { name: 'Tags' }), 'Rebar{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/project/31'));
+    expect(server.callsTo('PATCH /api/upload/update/no-image/7')[0]?.body).toEqual({
+      upload: {
+        name: 'North wall rebar',
+        description: 'Before the pour.',
+        projectId: 31,
+        tags: ['rebar'],
+      },
     });
   });
 

@@ -119,7 +119,10 @@ export function TagInput({
       filterSelectedOptions
       autoHighlight={false}
       onInputChange={(_event, next, reason) => {
-        if (reason === 'reset') return;
+        // Picking or creating a tag clears the text only once it is added (see `add`); a tag
+        // refused keeps its text to be fixed.
+        if (reason === 'clear') setInput('');
+        if (reason !== 'input') return;
         if (!next.includes(',')) {
           setInput(next);
           if (message && !message.error) setMessage(null);

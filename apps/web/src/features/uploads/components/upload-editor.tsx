@@ -5,16 +5,21 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type ReactNode } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useCharacterLimit } from '@/components/character-limit';
 import { errorMessage } from '@/lib/api-client';
 import type { ExtraInvalidations } from '@/lib/invalidate';
 import { useUpdateUpload } from '../api/update-upload';
+import { TagInput } from './tag-input';
 
 interface EditorValues {
   name: string;
   description: string;
+  tags: string[];
 }
+
+const sameTags = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((tag, i) => tag === b[i]);
 
 export interface UploadEditorControls {
   /** Saves pending changes (nothing to do when there are none); false when saving failed. */
@@ -31,15 +36,15 @@ interface UploadEditorProps {
 }
 
 /**
- * Name and description of an upload. SAVE appears only once something changed (spec §2); a
- * field left as it was is sent with the upload's current value (spec §5). Render it with
- * `key={upload.id}` so another upload starts from its own values.
+ * Name, description and tags of an upload. SAVE appears only once something changed (spec §2); a
+ * field left as it was is sent with the upload's current value (spec §5), and the tags only when
+ * they changed. Render it with `key={upload.id}` so another upload starts from its own values.
  */
 export function UploadEditor({ upload, renderActions, invalidate }: UploadEditorProps) {
   const update = useUpdateUpload(upload.id, { invalidate });
   const [saved, setSaved] = useState(false);
   const { register, handleSubmit, getValues, reset, formState, control } = useForm<EditorValues>({
-    defaultValues: { name: upload.name, description: upload.description },
+    defaultValues: { name: upload.name, description: upload.description, tags: upload.tags ?? [] },
   });
   const { isDirty, dirtyFields } = formState;
   const nameLimit = useCharacterLimit(
@@ -56,11 +61,13 @@ export function UploadEditor({ upload, renderActions, invalidate }: UploadEditor
   const tooLong = nameLimit.error || descriptionLimit.error;
 
   const save = async (values: EditorValues): Promise<boolean> => {
+    const tagsChanged = !sameTags(values.tags, upload.tags ?? []);
     const body = {
       upload: {
         name: dirtyFields.name ? values.name : upload.name,
         description: dirtyFields.description ? values.description : upload.description,
         projectId: upload.project.id,
+        ...(tagsChanged ? { tags: values.tags } : {}),
       },
     };
     try {
@@ -69,7 +76,11 @@ export function UploadEditor({ upload, renderActions, invalidate }: UploadEditor
       return false; // update.error holds the server's message, shown below.
     }
     // The server stores trimmed text: start again from what it now holds.
-    reset({ name: body.upload.name.trim(), description: body.upload.description.trim() });
+    reset({
+      name: body.upload.name.trim(),
+      description: body.upload.description.trim(),
+      tags: values.tags,
+    });
     setSaved(true);
     return true;
   };
@@ -107,6 +118,19 @@ export function UploadEditor({ upload, renderActions, invalidate }: UploadEditor
         fullWidth
       />
       {descriptionLimit.status}
+      <Controller
+        control={control}
+        name="tags"
+        render={({ field }) => (
+          <TagInput
+            value={field.value}
+            onChange={(tags) => {
+              setSaved(false);
+              field.onChange(tags);
+            }}
+          />
+        )}
+      />
       {update.isError ? (
         <Alert severity="error" role="alert">
           {errorMessage(update.error)}
