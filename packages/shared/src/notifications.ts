@@ -124,7 +124,12 @@ export const notificationSettingsPatchSchema = z
       projects: z.boolean({ error: 'projects must be true or false.' }).optional(),
       reports: z.boolean({ error: 'reports must be true or false.' }).optional(),
     },
-    { error: 'The request must be an object of kinds set to true or false.' },
+    {
+      error: (iss) =>
+        iss.code === 'unrecognized_keys'
+          ? `Unknown setting: ${iss.keys.join(', ')}. The settings are uploads, comments, mentions, projects and reports.`
+          : 'The request must be an object of kinds set to true or false.',
+    },
   )
   .strict();
 export type NotificationSettingsPatch = z.infer<typeof notificationSettingsPatchSchema>;

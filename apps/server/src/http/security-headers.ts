@@ -47,7 +47,7 @@ export function pageCsp(config: Config): string {
 /** Media gets a CSP that forbids everything active, so a stored file can never run script. */
 export const MEDIA_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox";
 
-/** Strict headers on every response; `/api` answers are never cached. */
+/** Strict headers on every response; `/api` answers are never cached unless a route says so. */
 export function registerSecurityHeaders(app: FastifyInstance, config: Config): void {
   // Built once; a synchronous hook sets them in one call (this runs on every response).
   const always = {
@@ -63,7 +63,9 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config): v
     void reply.headers(always);
     if (!reply.hasHeader('content-security-policy'))
       void reply.header('content-security-policy', csp);
-    if (isApiRequest(request)) void reply.header('cache-control', 'no-store');
+    // A call that revalidates (the bell's count, by ETag) says its own caching.
+    if (isApiRequest(request) && !reply.hasHeader('cache-control'))
+      void reply.header('cache-control', 'no-store');
     done(null, payload);
   });
 }
