@@ -61,6 +61,7 @@ const EventsPage = lazyPage(() => import('./routes/events-page').then((m) => m.E
 const SearchPage = lazyPage(() => import('./routes/search-page').then((m) => m.SearchPage));
 const AdminPage = lazyPage(() => import('./routes/admin-page').then((m) => m.AdminPage));
 const LoginPage = lazyPage(() => import('./routes/login-page').then((m) => m.LoginPage));
+const InvitePage = lazyPage(() => import('./routes/invite-page').then((m) => m.InvitePage));
 const ArchivedProjectsPage = lazyPage(() =>
   import('./routes/archived-projects-page').then((m) => m.ArchivedProjectsPage),
 );
@@ -117,6 +118,8 @@ export const routes: RouteObject[] = [
           </RedirectIfSignedIn>
         ),
       },
+      // An invitation link: public, and open to a signed-in browser too (it says whose it is).
+      { path: 'invite/:token', element: <InvitePage /> },
       {
         element: (
           <RequireAuth>

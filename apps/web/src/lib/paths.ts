@@ -2,6 +2,8 @@
 export const paths = {
   home: '/',
   login: '/login',
+  /** An invitation link's page (public; not in the spec): the member sets their password. */
+  invite: (token: string) => `/invite/${token}`,
   latestUploads: '/uploads/latest',
   upload: (id: number) => `/upload/${id}`,
   uploadEdit: (id: number) => `/upload/${id}/edit`,

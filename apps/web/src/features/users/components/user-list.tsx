@@ -9,36 +9,51 @@ import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
-import type { User } from '@sitelog/shared';
+import type { InvitationLink, User } from '@sitelog/shared';
+import { useEffect, useRef, useState } from 'react';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { ListSkeleton } from '@/components/skeletons';
 import { errorMessage } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format-date';
 import { useActivateUser } from '../api/activate-user';
-import { useDeactivateUser } from '../api/deactivate-user';
 import { useUsers } from '../api/get-users';
+import { useReinviteUser } from '../api/reinvite-user';
+import { DeactivateUserDialog } from './deactivate-user-dialog';
+import { InvitationLinkDialog } from './invitation-link-dialog';
 
 const fullName = (user: Pick<User, 'firstname' | 'lastname'>) =>
   `${user.firstname} ${user.lastname}`;
+
+/** "Link valid until …" or "Link expired …" for a member who has not accepted their invitation. */
+function invitationNote(user: User): string | null {
+  if (!user.invitePending || !user.inviteExpiresAt) return null;
+  const when = formatDateTime(user.inviteExpiresAt);
+  return Date.parse(user.inviteExpiresAt) > Date.now()
+    ? `Link valid until ${when}`
+    : `Link expired ${when}`;
+}
 
 interface UserRowProps {
   user: User;
   onDeactivate: () => void;
   onActivate: () => void;
-  pending: boolean;
+  onNewLink: () => void;
+  activating: boolean;
+  linking: boolean;
 }
 
-/** One account: an X to deactivate an active member, ACTIVATE for a deactivated one. */
-function UserRow({ user, onDeactivate, onActivate, pending }: UserRowProps) {
+/**
+ * One account: an X to deactivate an active member (asked first), ACTIVATE for a deactivated
+ * one, and NEW LINK for an active member who has not accepted their invitation yet. The row's
+ * main action carries `data-user-action`, so the focus can move to it after a change.
+ */
+function UserRow({ user, onDeactivate, onActivate, onNewLink, activating, linking }: UserRowProps) {
   const name = fullName(user);
+  const note = invitationNote(user);
   const action = user.isActive ? (
     <Tooltip title="Deactivate">
-      <IconButton
-        edge="end"
-        aria-label={`Deactivate ${name}`}
-        onClick={onDeactivate}
-        disabled={pending}
-      >
+      <IconButton edge="end" aria-label={`Deactivate ${name}`} onClick={onDeactivate}>
         <Close />
       </IconButton>
     </Tooltip>
@@ -48,7 +63,7 @@ function UserRow({ user, onDeactivate, onActivate, pending }: UserRowProps) {
       variant="outlined"
       aria-label={`Activate ${name}`}
       onClick={onActivate}
-      loading={pending}
+      loading={activating}
     >
       Activate
     </Button>
@@ -60,6 +75,7 @@ function UserRow({ user, onDeactivate, onActivate, pending }: UserRowProps) {
       sx={{
         gap: 1,
         pr: 2,
+        flexWrap: { xs: 'wrap', sm: 'nowrap' },
         ...(user.isActive
           ? {}
           : {
@@ -70,7 +86,7 @@ function UserRow({ user, onDeactivate, onActivate, pending }: UserRowProps) {
       }}
     >
       <ListItemText
-        sx={{ minWidth: 0 }}
+        sx={{ minWidth: 0, flex: '1 1 12rem' }}
         primary={
           <Stack
             direction="row"
@@ -82,24 +98,76 @@ function UserRow({ user, onDeactivate, onActivate, pending }: UserRowProps) {
             {user.isActive ? null : (
               <Chip label="Deactivated" size="small" variant="outlined" component="span" />
             )}
+            {user.invitePending ? (
+              <Chip
+                label="Invitation pending"
+                size="small"
+                color="info"
+                variant="outlined"
+                component="span"
+              />
+            ) : null}
           </Stack>
         }
-        secondary={user.email}
+        secondary={
+          <>
+            {user.email}
+            {note ? (
+              <>
+                <br />
+                {note}
+              </>
+            ) : null}
+          </>
+        }
         slotProps={{ secondary: { sx: { overflowWrap: 'anywhere' } } }}
       />
-      {action}
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', ml: 'auto' }}>
+        {user.invitePending && user.isActive ? (
+          <Button
+            size="small"
+            variant="outlined"
+            aria-label={`New invitation link for ${name}`}
+            onClick={onNewLink}
+            loading={linking}
+          >
+            New link
+          </Button>
+        ) : null}
+        <span data-user-action={user.id} style={{ display: 'contents' }}>
+          {action}
+        </span>
+      </Stack>
     </ListItem>
   );
 }
 
 /**
  * The admin's List of non-admin accounts (admins are hidden by the server). Deactivated rows are
- * shaded and say so in words; a change replaces the row at once, without a reload.
+ * shaded and say so in words, as do members who have not accepted their invitation; a change
+ * replaces the row at once, without a reload. Deactivating asks first (DeactivateUserDialog); a
+ * new invitation link is shown once in the link dialog.
  */
 export function UserList() {
   const users = useUsers();
-  const deactivate = useDeactivateUser();
   const activate = useActivateUser();
+  const reinvite = useReinviteUser();
+  const [confirming, setConfirming] = useState<User | null>(null);
+  const [link, setLink] = useState<InvitationLink | null>(null);
+  // After the dialog closes, the focus goes to that row's action (X, or ACTIVATE once
+  // deactivated): the button that opened the dialog may be gone.
+  const focusRow = useRef<number | null>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+
+  useEffect(() => {
+    if (focusRow.current === null) return;
+    const target = listRef.current?.querySelector<HTMLElement>(
+      `[data-user-action="${focusRow.current}"] button`,
+    );
+    if (!target) return;
+    target.focus();
+    focusRow.current = null;
+  });
 
   if (users.isPending) return <ListSkeleton label="Loading users…" />;
   if (users.isError) {
@@ -116,11 +184,11 @@ export function UserList() {
     return (
       <EmptyState
         message="No users yet"
-        description="Create the first member with the form above."
+        description="Invite the first member with the form above."
       />
     );
   }
-  const failed = [deactivate, activate].find((m) => m.isError);
+  const failed = [activate, reinvite].find((m) => m.isError);
   return (
     <Stack spacing={1.5}>
       {failed ? (
@@ -129,27 +197,38 @@ export function UserList() {
         </Alert>
       ) : null}
       <Paper variant="outlined">
-        <List disablePadding aria-label="Users">
+        <List disablePadding aria-label="Users" ref={listRef}>
           {users.data.map((user) => (
             <UserRow
               key={user.id}
               user={user}
               onDeactivate={() => {
                 activate.reset();
-                deactivate.mutate(user.id);
+                reinvite.reset();
+                setConfirming(user);
               }}
               onActivate={() => {
-                deactivate.reset();
+                reinvite.reset();
                 activate.mutate(user.id);
               }}
-              pending={
-                (deactivate.isPending && deactivate.variables === user.id) ||
-                (activate.isPending && activate.variables === user.id)
-              }
+              onNewLink={() => {
+                activate.reset();
+                reinvite.mutate(user.id, { onSuccess: setLink });
+              }}
+              activating={activate.isPending && activate.variables === user.id}
+              linking={reinvite.isPending && reinvite.variables === user.id}
             />
           ))}
         </List>
       </Paper>
+      <DeactivateUserDialog
+        user={confirming}
+        onClose={() => {
+          focusRow.current = confirming?.id ?? null;
+          setConfirming(null);
+        }}
+      />
+      <InvitationLinkDialog link={link} onClose={() => setLink(null)} />
     </Stack>
   );
 }
