@@ -48,3 +48,12 @@ export const afterProjectArchive = (): QueryKey[] => [
   mapKeys.all,
   searchKeys.all,
 ];
+
+/**
+ * A comment was added to or deleted from upload `uploadId`: the photo's comment count, on the
+ * photo and on its tiles in every feed.
+ */
+export const afterCommentChange = (uploadId: number): QueryKey[] => [
+  uploadKeys.detail(uploadId),
+  uploadKeys.lists(),
+];

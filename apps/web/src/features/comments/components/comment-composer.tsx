@@ -1,0 +1,108 @@
+import SendOutlined from '@mui/icons-material/SendOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import { commentLimits, type Comment, type CommentRequest } from '@sitelog/shared';
+import { useState, type Ref } from 'react';
+import { useCharacterLimit } from '@/components/character-limit';
+import { errorMessage } from '@/lib/api-client';
+import type { ExtraInvalidations } from '@/lib/invalidate';
+import { useOnline } from '@/lib/use-online';
+import { useAddComment } from '../api/add-comment';
+import { MentionField } from './mention-field';
+
+/** "Ctrl+Enter", or "⌘+Enter" on a Mac (what the shortcut is on this keyboard). */
+export function sendShortcut(): string {
+  const platform =
+    typeof navigator === 'undefined' ? '' : navigator.platform || navigator.userAgent;
+  return /Mac|iPhone|iPad/i.test(platform) ? '⌘+Enter' : 'Ctrl+Enter';
+}
+
+/** Whether `text` may be sent: something besides white space, within the limit. */
+export const canSendText = (text: string) =>
+  text.trim() !== '' && text.trim().length <= commentLimits.bodyMax;
+
+/**
+ * The field under a thread: write, mention with `@`, send (the button or Ctrl/⌘+Enter). The text
+ * stays until the server has stored it: a failure shows its message and keeps every word, and
+ * offline the button waits for the connection.
+ */
+export function CommentComposer({
+  uploadId,
+  invalidate,
+  inputRef,
+}: {
+  uploadId: number;
+  /** What else shows this photo's comments (its count on tiles), refreshed after a comment. */
+  invalidate?: ExtraInvalidations<Comment, CommentRequest>;
+  inputRef?: Ref<HTMLTextAreaElement>;
+}) {
+  const [text, setText] = useState('');
+  const add = useAddComment(uploadId, { invalidate });
+  const online = useOnline();
+  const limit = useCharacterLimit(
+    text,
+    commentLimits.bodyMax,
+    'A comment',
+    `Type @ to mention someone. ${sendShortcut()} sends.`,
+  );
+  const ready = canSendText(text) && online;
+
+  const send = () => {
+    if (!ready || add.isPending) return;
+    add.mutate({ body: text }, { onSuccess: () => setText('') });
+  };
+
+  return (
+    <Box
+      component="form"
+      noValidate
+      aria-label="Write a comment"
+      onSubmit={(event) => {
+        event.preventDefault();
+        send();
+      }}
+    >
+      <Stack spacing={1.5}>
+        <MentionField
+          label="Comment"
+          placeholder="Write a comment…"
+          value={text}
+          onChange={(next) => {
+            setText(next);
+            if (add.isError) add.reset();
+          }}
+          onSubmit={send}
+          error={limit.error}
+          helperText={limit.helperText}
+          minRows={2}
+          inputRef={inputRef}
+        />
+        {limit.status}
+        {add.isError ? (
+          <Alert severity="error" role="alert">
+            {errorMessage(add.error)} Your comment is still here.
+          </Alert>
+        ) : null}
+        {!online ? (
+          <Alert severity="info" data-offline-note>
+            You are offline. Your comment stays here; send it when the connection returns.
+          </Alert>
+        ) : null}
+        <Box>
+          <Button
+            type="submit"
+            variant="contained"
+            startIcon={<SendOutlined />}
+            loading={add.isPending}
+            loadingPosition="start"
+            disabled={!ready}
+          >
+            Send
+          </Button>
+        </Box>
+      </Stack>
+    </Box>
+  );
+}
