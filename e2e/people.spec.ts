@@ -35,6 +35,8 @@ test.describe('people', () => {
     await signIn(page, admin);
     await page.goto('/admin');
     await expect(page.getByRole('heading', { level: 1, name: 'Users management' })).toBeVisible();
+    // Create invites with a link by default; the spec's password form is one click away.
+    await page.getByRole('button', { name: 'Set a password instead' }).click();
     const create = page.getByRole('button', { name: 'Create', exact: true });
     const fields = [
       page.getByLabel('First name'),
@@ -68,8 +70,12 @@ test.describe('people', () => {
     await expect(row).toContainText(name);
     await expect(row).toHaveAttribute('data-state', 'active');
 
-    // Deactivate with X: the row changes in place, and the account cannot sign in.
+    // Deactivate with X, confirmed: the row changes in place, and the account cannot sign in.
     await row.getByRole('button', { name: `Deactivate ${name}` }).click();
+    await page
+      .getByRole('dialog', { name: `Deactivate ${name}?` })
+      .getByRole('button', { name: 'Deactivate' })
+      .click();
     await expect(row).toHaveAttribute('data-state', 'deactivated');
     await expect(row).toContainText('Deactivated');
     await expect(row.getByRole('button', { name: `Deactivate ${name}` })).toHaveCount(0);

@@ -1,4 +1,5 @@
 import Close from '@mui/icons-material/Close';
+import MailOutline from '@mui/icons-material/MailOutline';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -78,11 +79,9 @@ function UserRow({ user, onDeactivate, onActivate, onNewLink, activating, linkin
         flexWrap: { xs: 'wrap', sm: 'nowrap' },
         ...(user.isActive
           ? {}
-          : {
-              bgcolor: 'action.hover',
-              color: 'text.secondary',
-              '& .user-name': { opacity: 0.75 },
-            }),
+          : // Shaded and in the secondary text colour; not fainter than that, which would
+            // fall below the contrast text needs (axe).
+            { bgcolor: 'action.hover', color: 'text.secondary' }),
       }}
     >
       <ListItemText
@@ -100,9 +99,9 @@ function UserRow({ user, onDeactivate, onActivate, onNewLink, activating, linkin
             )}
             {user.invitePending ? (
               <Chip
+                icon={<MailOutline />}
                 label="Invitation pending"
                 size="small"
-                color="info"
                 variant="outlined"
                 component="span"
               />
