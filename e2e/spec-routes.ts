@@ -403,7 +403,9 @@ export const specRoutes: SpecRoute[] = [
       await expect(h1(page, 'Users management')).toBeVisible();
       await expect(page.getByRole('heading', { level: 2, name: 'Create' })).toBeVisible();
       await expect(page.getByRole('heading', { level: 2, name: 'List' })).toBeVisible();
-      await expect(page.getByRole('button', { name: 'Create' })).toBeDisabled();
+      // Create invites with a link by default (issue 15); the password form is one click away.
+      await expect(page.getByRole('button', { name: 'Invite member' })).toBeDisabled();
+      await expect(page.getByRole('button', { name: 'Set a password instead' })).toBeVisible();
       const list = page.getByRole('region', { name: 'List' });
       await expect(list.getByText(data.member.email)).toBeVisible();
       // Admin accounts are hidden from the list (spec §6).
