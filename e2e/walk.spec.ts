@@ -107,7 +107,7 @@ const menu: [label: string, path: string, heading: string][] = [
   ['Team', '/teams', 'Team'],
   ['Archive', '/projects/archived', 'Archived projects'],
   ['My profile', '/profile', 'My profile'],
-  ['Events', '/notifications', 'Notifications'],
+  ['Events', '/events', 'Events'],
   ['Search', '/search', 'Search'],
   ['Admin', '/admin', 'Users management'],
 ];
@@ -185,11 +185,13 @@ test('every screen shows a loading state, then the server message and a retry, w
   // a failed load twice, with pauses, so the loading state is on screen meanwhile.
   // The session and the public client settings (/api/config, formerly part of /api/auth/hints)
   // keep working; every other GET under /api is the screen's data.
+  // The top bar's unread count is the shell's, polled on every screen: not a screen's data.
   const isDataCall = (url: URL, method: string) =>
     method === 'GET' &&
     url.pathname.startsWith('/api/') &&
     !url.pathname.startsWith('/api/auth/') &&
-    url.pathname !== '/api/config';
+    url.pathname !== '/api/config' &&
+    url.pathname !== '/api/notifications/unread';
   const dataCalls: string[] = [];
   await page.route('**/api/**', async (route) => {
     const call = route.request();

@@ -1,10 +1,13 @@
 import type { AppNotification, NotificationPage } from '@sitelog/shared';
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { aisha, ben, makeNotification } from '@/features/notifications/test/make-activity';
 import { jsonError, type MockRequest } from '@/test/mock-api';
 import { setBrowserOnline } from '@/test/online';
 import { member, renderApp } from '@/test/render-app';
+
+// The whole app renders on a shared, busy machine: give the first paint more than 1 s.
+configure({ asyncUtilTimeout: 5000 });
 
 const params = (request: MockRequest) => new URL(request.url, 'http://localhost').searchParams;
 
@@ -56,7 +59,7 @@ describe('/notifications', () => {
     expect(document.title).toBe('Notifications · Sitelog');
     const [first, second, third] = await rows();
     expect(first).toHaveAccessibleName(
-      'Unread: Ben Ray commented on Slab pour: “Who fixes this?” 5 minutes ago',
+      'Unread: Ben Ray commented on Slab pour: “Who fixes this?” 5 minutes ago · In Riverside Block C',
     );
     expect(first).toHaveAttribute('href', '/upload/55#comments');
     expect(second).toHaveAccessibleName(
@@ -104,7 +107,9 @@ describe('/notifications', () => {
     });
     const [row] = await rows();
     expect(row).toHaveTextContent('Ben Ray mentioned you: “@Mia Mason look”');
-    expect(row).toHaveTextContent('This photo has been deleted');
+    expect(row).toHaveTextContent(
+      'On Slab pour in Riverside Block C · This photo has been deleted',
+    );
     expect(row).toHaveAttribute('href', '/project/12');
   });
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { activitySentence, activityTarget, photoDeleted, sentenceText } from './activity-text';
+import {
+  activityContext,
+  activitySentence,
+  activityTarget,
+  photoDeleted,
+  sentenceText,
+} from './activity-text';
 import { aisha, ben, makeEvent } from './test/make-activity';
 
 const viewer = 9;
@@ -66,6 +72,17 @@ describe('activity sentences', () => {
       'Aisha Khan',
       'Riverside Block C',
     ]);
+  });
+});
+
+describe('where a comment was written', () => {
+  it('names the project of a comment, and the photo and project of a mention', () => {
+    expect(activityContext(makeEvent({ kind: 'comment.added' }))).toBe('In Riverside Block C');
+    expect(activityContext(makeEvent({ kind: 'mention' }))).toBe(
+      'On Slab pour in Riverside Block C',
+    );
+    expect(activityContext(makeEvent())).toBeNull();
+    expect(activityContext(makeEvent({ kind: 'project.archived', upload: null }))).toBeNull();
   });
 });
 

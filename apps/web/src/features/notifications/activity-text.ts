@@ -66,6 +66,19 @@ export function activitySentence(event: AppEvent, viewerId: number): SentencePar
   }
 }
 
+/**
+ * Where a comment or a mention was written, for the line under the sentence (which names the
+ * project for everything else): "In Riverside Block C", "On Slab pour in Riverside Block C".
+ */
+export function activityContext(event: AppEvent): string | null {
+  if (event.kind === 'comment.added') return `In ${event.project.name}`;
+  if (event.kind === 'mention')
+    return event.upload
+      ? `On ${photoName(event.upload)} in ${event.project.name}`
+      : `In ${event.project.name}`;
+  return null;
+}
+
 /** The sentence as plain text (an accessible name, a test's expectation). */
 export const sentenceText = (parts: SentencePart[]) => parts.map((part) => part.text).join('');
 

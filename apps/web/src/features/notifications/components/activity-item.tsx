@@ -8,6 +8,7 @@ import { Link as RouterLink } from 'react-router';
 import { PersonAvatar } from '@/components/person-avatar';
 import { visuallyHidden } from '@/components/visually-hidden';
 import {
+  activityContext,
   activitySentence,
   activityTarget,
   photoDeleted,
@@ -46,6 +47,7 @@ interface ActivityItemProps {
 export function ActivityItem({ event, viewerId, unread = false, onOpen }: ActivityItemProps) {
   const preview = event.upload?.id != null ? event.upload.previewLink : null;
   const deleted = photoDeleted(event);
+  const context = activityContext(event);
   return (
     <Box component="li" sx={{ listStyle: 'none' }} data-activity-id={event.id}>
       <ListItemButton
@@ -54,7 +56,7 @@ export function ActivityItem({ event, viewerId, unread = false, onOpen }: Activi
         onClick={onOpen}
         sx={(theme) => ({
           alignItems: 'flex-start',
-          gap: 1.5,
+          gap: { xs: 1, sm: 1.5 },
           py: 1.25,
           borderRadius: 0,
           bgcolor: unread ? alpha(theme.palette.primary.main, 0.08) : undefined,
@@ -70,7 +72,7 @@ export function ActivityItem({ event, viewerId, unread = false, onOpen }: Activi
             sx={{
               display: '-webkit-box',
               WebkitBoxOrient: 'vertical',
-              WebkitLineClamp: 3,
+              WebkitLineClamp: 4,
               overflow: 'hidden',
               overflowWrap: 'anywhere',
             }}
@@ -93,6 +95,7 @@ export function ActivityItem({ event, viewerId, unread = false, onOpen }: Activi
             <time dateTime={event.createdAt} title={formatFullTime(event.createdAt)}>
               {formatTimeAgo(event.createdAt)}
             </time>
+            {context ? ` · ${context}` : null}
             {deleted ? ' · This photo has been deleted' : null}
           </Typography>
         </Box>
@@ -104,7 +107,14 @@ export function ActivityItem({ event, viewerId, unread = false, onOpen }: Activi
             loading="lazy"
             width={56}
             height={56}
-            sx={{ flex: 'none', objectFit: 'cover', borderRadius: 1, bgcolor: 'action.hover' }}
+            sx={{
+              flex: 'none',
+              width: { xs: 44, sm: 56 },
+              height: { xs: 44, sm: 56 },
+              objectFit: 'cover',
+              borderRadius: 1,
+              bgcolor: 'action.hover',
+            }}
           />
         ) : null}
         {unread ? (

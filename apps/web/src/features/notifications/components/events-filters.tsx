@@ -32,7 +32,8 @@ function Chooser({
   label: string;
   value: number | null;
   choices: EventsChoices;
-  fallbackLabel: string;
+  /** How the chosen id reads while it is not among the options: its name if known. */
+  fallbackLabel: (id: number) => string | null;
   onChange: (id: number | null) => void;
   onOpen: () => void;
 }) {
@@ -41,7 +42,7 @@ function Chooser({
       ? null
       : (choices.options.find((choice) => choice.id === value) ?? {
           id: value,
-          label: choices.loading ? 'Loading…' : fallbackLabel,
+          label: fallbackLabel(value) ?? (choices.loading ? 'Loading…' : `${label} #${value}`),
         });
   return (
     <Autocomplete
@@ -96,7 +97,7 @@ export function EventsFilters({
         label="Project"
         value={filter.project}
         choices={projects}
-        fallbackLabel={names.project ?? `Project #${filter.project}`}
+        fallbackLabel={() => names.project}
         onChange={(project) => onChange({ project })}
         onOpen={onChoicesWanted}
       />
@@ -104,7 +105,7 @@ export function EventsFilters({
         label="Person"
         value={filter.actor}
         choices={people}
-        fallbackLabel={names.actor ?? `Member #${filter.actor}`}
+        fallbackLabel={() => names.actor}
         onChange={(actor) => onChange({ actor })}
         onOpen={onChoicesWanted}
       />
