@@ -8,6 +8,7 @@ import type {
   NotificationPage,
   NotificationSettings,
 } from '@sitelog/shared';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../../db/database.js';
 import { archiveProject, buildProject, buildUpload, buildUser } from '../../../test/factories.js';
@@ -31,7 +32,7 @@ async function get<T>(url: string, token: string): Promise<T> {
   return res.json<T>();
 }
 
-function expect400(res: { statusCode: number; body: string }, message: string | RegExp) {
+function expect400(res: LightMyRequestResponse, message: string | RegExp) {
   expect(res.statusCode, res.body).toBe(400);
   expect(res.json<ErrorResponse>().message).toMatch(message);
 }
@@ -269,7 +270,7 @@ describe('marking read', () => {
 });
 
 describe('notification settings', () => {
-  const patch = (token: string | undefined, payload: unknown) =>
+  const patch = (token: string | undefined, payload: object) =>
     api(ctx, { method: 'PATCH', url: '/api/notifications/settings', token, payload });
 
   it('answers 401 signed out', async () => {
