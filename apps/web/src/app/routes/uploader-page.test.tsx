@@ -76,6 +76,30 @@ describe('/uploader/{id}/create', () => {
     );
   });
 
+  it('sends the tags typed for the next photos with each of them', async () => {
+    const xhr = installFakeXhr();
+    const { user } = renderApp('/uploader/31/create', {
+      signedInAs: member,
+      api: { ...projectRoute, 'GET /api/upload/tags': { body: [] } },
+    });
+    const tags = await screen.findByRole('combobox', { name: 'Tags' });
+    await user.type(tags, 'Electrical, Level 3,');
+    await user.upload(screen.getByLabelText('Choose photos'), [photo('a.jpg'), photo('b.jpg')]);
+    await waitFor(() => expect(xhr.requests).toHaveLength(2));
+    const stored = await userPhotos(member.id);
+    expect(stored.map((p) => p.tags)).toEqual([
+      ['electrical', 'level 3'],
+      ['electrical', 'level 3'],
+    ]);
+    expect(dtoOf(xhr.requests[0]!)).toEqual({
+      name: '',
+      description: '',
+      projectId: 31,
+      clientId: stored[0]!.clientId,
+      tags: ['electrical', 'level 3'],
+    });
+  });
+
   it('offers the camera (one tap per shot) and a chooser for several photos, images only', async () => {
     renderApp('/uploader/31/create', { signedInAs: member, api: projectRoute });
     const camera = await screen.findByLabelText('Take photo');
@@ -300,11 +324,53 @@ describe('/uploader/{id}/batch', () => {
     // The sent photo's text is saved to its upload; the other's goes with it when it is sent.
     await waitFor(() =>
       expect(patches).toEqual([
-        { upload: { name: 'Gable', description: 'Level 3', projectId: 31 } },
+        { upload: { name: 'Gable', description: 'Level 3', projectId: 31, tags: [] } },
       ]),
     );
     xhr.requests[1]!.respond(201, makeUpload({ id: 78, creator: member }));
     const [waiting] = (await userPhotos(member.id)).filter((p) => p.fileName === 'b.jpg');
     expect(waiting).toMatchObject({ description: 'Level 3' });
+  });
+
+  it('adds tags to one photo or to all, each keeping its own, kept with the photos', async () => {
+    const xhr = installFakeXhr();
+    const { user } = renderApp('/uploader/31/create', {
+      signedInAs: member,
+      api: { ...projectRoute, 'GET /api/upload/tags': { body: [] } },
+    });
+    await user.upload(await screen.findByLabelText('Choose photos'), [
+      photo('a.jpg'),
+      photo('b.jpg'),
+    ]);
+    await waitFor(() => expect(xhr.requests).toHaveLength(2));
+    await user.click(screen.getByRole('link', { name: 'Name and describe' }));
+
+    // Pasted and entered: typing key by key into several fields is slow in the test's DOM.
+    const addTag = async (label: string, text: string) => {
+      await user.click(await screen.findByRole('combobox', { name: label }));
+      await user.paste(text);
+      await user.keyboard('{Enter}');
+    };
+    await addTag('Tags of photo 2', 'roof');
+    await addTag('Tags for all', 'Level 3');
+    await user.click(screen.getByRole('button', { name: 'Apply to all' }));
+    const chipsOf = (label: string) =>
+      [
+        ...(screen
+          .getByRole('combobox', { name: label })
+          .closest('.MuiAutocomplete-root')
+          ?.querySelectorAll('.MuiAutocomplete-tag') ?? []),
+      ].map((chip) => chip.textContent);
+    expect(chipsOf('Tags of photo 1')).toEqual(['level 3']);
+    expect(chipsOf('Tags of photo 2')).toEqual(['roof', 'level 3']);
+
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    // Kept on the device with each photo: sent with it, or saved to it once it is there.
+    await waitFor(async () =>
+      expect((await userPhotos(member.id)).map((p) => [p.fileName, p.tags])).toEqual([
+        ['a.jpg', ['level 3']],
+        ['b.jpg', ['roof', 'level 3']],
+      ]),
+    );
   });
 });

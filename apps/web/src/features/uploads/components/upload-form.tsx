@@ -15,6 +15,7 @@ import { paths } from '@/lib/paths';
 import { QueuedPhotoCard } from '../queue/queued-photo-card';
 import { uploadQueue } from '../queue/runtime';
 import { useQueuedPhotos } from '../queue/use-upload-queue';
+import { TagInput } from './tag-input';
 import { uploadGridColumns } from './upload-tiles';
 import { visitIdFor } from '../queue/visit';
 
@@ -132,13 +133,14 @@ export interface UploadTarget {
  * The field uploader: take photo after photo (the camera is ready again after each shot), or
  * choose or drop several at once. Each is written to the device first, shows at once as a tile
  * with its own state, and is sent in the background, two at a time, whether or not there is
- * signal now. The name and description typed here go with every photo added next.
+ * signal now. The name, description and tags typed here go with every photo added next.
  */
 export function UploadForm({ project }: { project: UploadTarget }) {
   const photos = useQueuedPhotos();
   const visitId = useMemo(() => visitIdFor(project.id), [project.id]);
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
+  const [tags, setTags] = useState<string[]>([]);
   const [notice, setNotice] = useState<{ severity: 'error' | 'warning'; text: string } | null>(
     null,
   );
@@ -181,7 +183,7 @@ export function UploadForm({ project }: { project: UploadTarget }) {
           projectLocation: project.location,
           visitId,
         },
-        { name: name.trim(), description: description.trim() },
+        { name: name.trim(), description: description.trim(), tags },
       ));
     } catch (error) {
       failed = images.map((file) => ({ file, error }));
@@ -302,6 +304,7 @@ export function UploadForm({ project }: { project: UploadTarget }) {
           minRows={2}
           fullWidth
         />
+        <TagInput value={tags} onChange={setTags} />
       </Stack>
     </Stack>
   );

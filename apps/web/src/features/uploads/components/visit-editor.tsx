@@ -23,11 +23,16 @@ import {
   useQueuedPhotos,
 } from '../queue/use-upload-queue';
 import { endVisit, visitIdFor } from '../queue/visit';
+import { addTags, TagInput } from './tag-input';
 
 interface Draft {
   name: string;
   description: string;
+  tags: string[];
 }
+
+const sameTags = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((tag, i) => tag === b[i]);
 
 /** Text the server would refuse: it is not saved until shortened (the field says so). */
 const tooLong = (draft: Partial<Draft>) =>
@@ -96,6 +101,12 @@ function VisitRow({
             minRows={1}
             fullWidth
           />
+          <TagInput
+            label={`Tags of photo ${index + 1}`}
+            size="small"
+            value={draft.tags}
+            onChange={(tags) => onChange({ ...draft, tags })}
+          />
           {photo.status === 'waiting' || photo.status === 'refused' ? (
             <Box>
               <DiscardButton photo={photo} label={`Discard photo ${index + 1}`} />
@@ -107,16 +118,21 @@ function VisitRow({
   );
 }
 
-/** Name and description for every photo at once. */
+/**
+ * Name and description for every photo at once, and tags added to each photo's own (an
+ * `onApply` that answers an error refused it: a photo would pass the tag limit).
+ */
 function ApplyToAll({
   onApply,
   count,
 }: {
-  onApply: (draft: Partial<Draft>) => void;
+  onApply: (draft: Partial<Draft>) => string | null;
   count: number;
 }) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
+  const [tags, setTags] = useState<string[]>([]);
+  const [error, setError] = useState<string | null>(null);
   return (
     <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="all-heading">
       <Stack spacing={1.5}>
@@ -143,17 +159,35 @@ function ApplyToAll({
           minRows={2}
           fullWidth
         />
+        <TagInput
+          label="Tags for all"
+          size="small"
+          value={tags}
+          onChange={(next) => {
+            setError(null);
+            setTags(next);
+          }}
+        />
+        {error ? (
+          <Typography role="alert" variant="body2" color="error">
+            {error}
+          </Typography>
+        ) : null}
         <Box>
           <Button
             variant="outlined"
             disabled={
-              (name.trim() === '' && description.trim() === '') || tooLong({ name, description })
+              (name.trim() === '' && description.trim() === '' && tags.length === 0) ||
+              tooLong({ name, description })
             }
             onClick={() =>
-              onApply({
-                ...(name.trim() ? { name: name.trim() } : {}),
-                ...(description.trim() ? { description: description.trim() } : {}),
-              })
+              setError(
+                onApply({
+                  ...(name.trim() ? { name: name.trim() } : {}),
+                  ...(description.trim() ? { description: description.trim() } : {}),
+                  ...(tags.length > 0 ? { tags } : {}),
+                }),
+              )
             }
           >
             Apply to all
@@ -180,11 +214,38 @@ export function VisitEditor({ projectId }: { projectId: number }) {
   const [saving, setSaving] = useState(false);
 
   const draftOf = (photo: QueuedPhoto): Draft =>
-    drafts[photo.clientId] ?? { name: photo.name, description: photo.description };
+    drafts[photo.clientId] ?? {
+      name: photo.name,
+      description: photo.description,
+      tags: photo.tags ?? [],
+    };
   const changed = photos.filter((photo) => {
     const draft = drafts[photo.clientId];
-    return draft && (draft.name !== photo.name || draft.description !== photo.description);
+    return (
+      draft &&
+      (draft.name !== photo.name ||
+        draft.description !== photo.description ||
+        !sameTags(draft.tags, photo.tags ?? []))
+    );
   });
+
+  /** The text for all applied to every photo; tags join each photo's own. */
+  const applyToAll = (patch: Partial<Draft>): string | null => {
+    const next: Record<string, Draft> = {};
+    for (const [index, photo] of photos.entries()) {
+      const draft = draftOf(photo);
+      const tags = patch.tags ? addTags(draft.tags, patch.tags) : null;
+      if (tags?.error) return `Photo ${index + 1}: ${tags.error} Remove some of its tags first.`;
+      next[photo.clientId] = {
+        ...draft,
+        ...(patch.name === undefined ? {} : { name: patch.name }),
+        ...(patch.description === undefined ? {} : { description: patch.description }),
+        ...(tags ? { tags: tags.tags } : {}),
+      };
+    }
+    setDrafts(next);
+    return null;
+  };
   const blocked = changed.some((photo) => tooLong(draftOf(photo)));
 
   const save = async () => {
@@ -196,6 +257,7 @@ export function VisitEditor({ projectId }: { projectId: number }) {
         await uploadQueue.setText(photo.clientId, {
           name: draft.name.trim(),
           description: draft.description.trim(),
+          tags: draft.tags,
         });
       }
       setDrafts({});
@@ -232,16 +294,7 @@ export function VisitEditor({ projectId }: { projectId: number }) {
 
   return (
     <Stack spacing={2} sx={{ maxWidth: 960 }}>
-      {photos.length > 1 ? (
-        <ApplyToAll
-          count={photos.length}
-          onApply={(patch) =>
-            setDrafts(
-              Object.fromEntries(photos.map((p) => [p.clientId, { ...draftOf(p), ...patch }])),
-            )
-          }
-        />
-      ) : null}
+      {photos.length > 1 ? <ApplyToAll count={photos.length} onApply={applyToAll} /> : null}
       <Stack component="ol" spacing={1.5} aria-label="Photos of this visit" sx={{ p: 0, m: 0 }}>
         {photos.map((photo, index) => (
           <VisitRow
@@ -256,7 +309,7 @@ export function VisitEditor({ projectId }: { projectId: number }) {
       <Typography variant="body2" color={blocked ? 'error' : 'text.secondary'}>
         {blocked
           ? 'A name or description is too long: shorten it to save.'
-          : 'Names and descriptions are kept on this device and saved with the photos, also without signal.'}
+          : 'Names, descriptions and tags are kept on this device and saved with the photos, also without signal.'}
       </Typography>
       <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
         <Button

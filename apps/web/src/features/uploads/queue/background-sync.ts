@@ -8,6 +8,7 @@ import { readQueueSession } from './queue-db';
 import {
   buildUploadForm,
   outcomeOfResponse,
+  textUpdateBody,
   UNREACHABLE_MESSAGE,
   UPLOAD_PATH,
   type SendOutcome,
@@ -48,9 +49,7 @@ function workerDeps(): QueueDeps {
       const saved = await request(token, `/api/upload/update/no-image/${photo.uploadId}`, {
         method: 'PATCH',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          upload: { name: photo.name, description: photo.description, projectId: photo.projectId },
-        }),
+        body: JSON.stringify(textUpdateBody(photo)),
       });
       if (
         saved.kind !== 'retry' ||

@@ -34,6 +34,11 @@ export interface QueuedPhoto {
   takenAt: number;
   name: string;
   description: string;
+  /**
+   * Its tags, normalised (`normalizeTag`), sent with it and with a later text save. Records
+   * stored before tags existed have none.
+   */
+  tags?: string[];
   addedAt: number;
   status: QueuedStatus;
   attempts: number;
@@ -43,7 +48,7 @@ export interface QueuedPhoto {
   error: string | null;
   uploadId: number | null;
   sentAt: number | null;
-  /** Name or description changed after the photo was sent: to be saved to the upload (PATCH). */
+  /** Name, description or tags changed after it was sent: to be saved to the upload (PATCH). */
   textDirty: boolean;
 }
 

@@ -8,7 +8,13 @@ import { api, ApiError, uploadMultipart } from '@/lib/api-client';
 import { getSession, subscribeSession } from '@/lib/session';
 import { QUEUE_CHANNEL, withPhotoLock } from './locks';
 import { clearUser, forgetQueueSession } from './queue-db';
-import { outcomeOf, UPLOAD_PATH, buildUploadForm, type SendOutcome } from './send-photo';
+import {
+  outcomeOf,
+  UPLOAD_PATH,
+  buildUploadForm,
+  textUpdateBody,
+  type SendOutcome,
+} from './send-photo';
 import { isUnsaved, UploadQueue, type QueueDeps } from './upload-queue';
 
 /** No upload progress for this long (or no answer this long after the last byte): try again. */
@@ -68,9 +74,7 @@ const browserDeps: QueueDeps = {
   },
   async saveText(photo, token) {
     try {
-      const body = {
-        upload: { name: photo.name, description: photo.description, projectId: photo.projectId },
-      };
+      const body = textUpdateBody(photo);
       const answer = await api.patch(
         `/api/upload/update/no-image/${photo.uploadId}`,
         z.unknown(),

@@ -1,7 +1,7 @@
 // One queued photo to the server: POST /api/upload/autoupload with its idempotency key, and
 // what the answer means for the queue. Shared by the page (XHR, for progress) and the service
 // worker (fetch, for Background Sync).
-import type { Upload } from '@sitelog/shared';
+import type { UpdateUploadRequest, Upload } from '@sitelog/shared';
 import type { QueuedPhoto } from './queue-db';
 
 export type SendOutcome =
@@ -18,10 +18,14 @@ export const UPLOAD_PATH = '/api/upload/autoupload';
 
 export const UNREACHABLE_MESSAGE = 'Could not reach the server.';
 
-/** The spec's multipart form: the `file` part first, then `createUploadDto` with the key. */
+/**
+ * The spec's multipart form: the `file` part first, then `createUploadDto` with the key (and the
+ * tags, when the photo has any).
+ */
 export function buildUploadForm(photo: QueuedPhoto, file: Blob): FormData {
   const form = new FormData();
   form.append('file', file, photo.fileName);
+  const tags = photo.tags ?? [];
   form.append(
     'createUploadDto',
     JSON.stringify({
@@ -29,9 +33,22 @@ export function buildUploadForm(photo: QueuedPhoto, file: Blob): FormData {
       description: photo.description,
       projectId: photo.projectId,
       clientId: photo.clientId,
+      ...(tags.length > 0 ? { tags } : {}),
     }),
   );
   return form;
+}
+
+/** The PATCH body that saves text typed after a photo was sent: its name, description and tags. */
+export function textUpdateBody(photo: QueuedPhoto): UpdateUploadRequest {
+  return {
+    upload: {
+      name: photo.name,
+      description: photo.description,
+      projectId: photo.projectId,
+      tags: photo.tags ?? [],
+    },
+  };
 }
 
 /** Statuses that a later try may turn into a success. */

@@ -3,7 +3,7 @@ import type { Upload } from '@sitelog/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as QueueDbModule from './queue-db';
 import { getPhoto, readQueueSession, userPhotos, type QueuedPhoto } from './queue-db';
-import { backoffMs, type SendOutcome } from './send-photo';
+import { backoffMs, buildUploadForm, textUpdateBody, type SendOutcome } from './send-photo';
 import { UploadQueue, type QueueDeps, type SendOptions } from './upload-queue';
 
 // IndexedDB for Node: a fresh, empty database per test. Files are Node's (structured-cloneable).
@@ -308,6 +308,66 @@ describe('UploadQueue', () => {
     h.sends[1]!.resolve({ kind: 'sent', upload: uploadFor(h.sends[1]!.photo, 12) });
     await flush();
     expect(h.sends[2]!.photo).toMatchObject({ name: 'Gable', description: 'East' });
+  });
+
+  it('keeps tags with the photo: in the form it is sent with, and saved as an edit when changed after', async () => {
+    const h = harness();
+    await h.queue.start(1, 't');
+    await h.queue.add([photoFile('a.jpg'), photoFile('b.jpg')], target, {
+      name: '',
+      description: '',
+      tags: ['concrete', 'level 3'],
+    });
+    await flush();
+    for (const stored of h.storedAtSend) expect(stored?.tags).toEqual(['concrete', 'level 3']);
+    const dto = (photo: QueuedPhoto) =>
+      JSON.parse(
+        buildUploadForm(photo, new Blob(['x'])).get('createUploadDto') as string,
+      ) as Record<string, unknown>;
+    expect(dto(h.sends[0]!.photo)).toEqual({
+      name: '',
+      description: '',
+      projectId: 7,
+      clientId: 'photo-1',
+      tags: ['concrete', 'level 3'],
+    });
+    // A photo without tags sends none (and a record stored before tags existed has none).
+    expect(dto({ ...h.sends[0]!.photo, tags: [] })).not.toHaveProperty('tags');
+    expect(dto({ ...h.sends[0]!.photo, tags: undefined })).not.toHaveProperty('tags');
+
+    // Tags changed while a.jpg is on its way: saved to the upload once it is there.
+    await h.queue.setText('photo-1', { name: '', description: '', tags: ['concrete', 'defect'] });
+    h.sends[0]!.resolve({
+      kind: 'sent',
+      upload: { ...uploadFor(h.sends[0]!.photo, 11), tags: ['concrete', 'level 3'] },
+    });
+    await flush();
+    expect(h.texts.map((p) => [p.uploadId, p.tags])).toEqual([[11, ['concrete', 'defect']]]);
+    expect(textUpdateBody(h.texts[0]!)).toEqual({
+      upload: { name: '', description: '', projectId: 7, tags: ['concrete', 'defect'] },
+    });
+    expect(await getPhoto('photo-1')).toMatchObject({ textDirty: false, status: 'sent' });
+
+    // Unchanged: the upload's own tags are kept, nothing more is saved.
+    h.sends[1]!.resolve({
+      kind: 'sent',
+      upload: { ...uploadFor(h.sends[1]!.photo, 12), tags: ['concrete', 'level 3'] },
+    });
+    await flush();
+    expect(await getPhoto('photo-2')).toMatchObject({
+      status: 'sent',
+      textDirty: false,
+      tags: ['concrete', 'level 3'],
+    });
+    expect(h.texts).toHaveLength(1);
+    // Setting the same text again changes nothing; leaving tags out keeps them.
+    await h.queue.setText('photo-2', { name: '', description: '', tags: ['concrete', 'level 3'] });
+    await h.queue.setText('photo-2', { name: 'Slab', description: '' });
+    expect(await getPhoto('photo-2')).toMatchObject({
+      name: 'Slab',
+      tags: ['concrete', 'level 3'],
+      textDirty: true,
+    });
   });
 
   it('after a reload, sends what a closed page left behind, once', async () => {

@@ -68,6 +68,22 @@ export interface AddTarget {
 
 export type UploadedListener = (upload: Upload, photo: QueuedPhoto) => void;
 
+/** What is typed for a photo: name, description and tags (normalised; none when left out). */
+export interface PhotoText {
+  name: string;
+  description: string;
+  tags?: readonly string[];
+}
+
+const tagsOf = (photo: Pick<QueuedPhoto, 'tags'>): readonly string[] => photo.tags ?? [];
+const sameTags = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((tag, i) => tag === b[i]);
+/** Whether the photo's text differs from `text` (tags left out of `text` are not compared). */
+const textChanged = (photo: QueuedPhoto, text: PhotoText) =>
+  photo.name !== text.name ||
+  photo.description !== text.description ||
+  (text.tags !== undefined && !sameTags(tagsOf(photo), text.tags));
+
 /** Photos still on the device: not yet acknowledged by the server. */
 export const isPending = (photo: QueuedPhoto) => photo.status !== 'sent';
 
@@ -221,11 +237,7 @@ export class UploadQueue {
    * never before. A file that cannot be stored (the device is full) is reported and the others
    * go on, so adding the failed ones again never sends a stored one twice.
    */
-  async add(
-    files: readonly File[],
-    target: AddTarget,
-    text: { name: string; description: string },
-  ): Promise<AddResult> {
+  async add(files: readonly File[], target: AddTarget, text: PhotoText): Promise<AddResult> {
     const userId = this.snapshot.userId;
     if (userId === null) throw new Error('Sign in to add photos.');
     const generation = this.generation;
@@ -250,6 +262,7 @@ export class UploadQueue {
         takenAt: file.lastModified || now,
         name: text.name,
         description: text.description,
+        tags: [...(text.tags ?? [])],
         addedAt: now,
         status: 'waiting',
         attempts: 0,
@@ -287,16 +300,19 @@ export class UploadQueue {
   }
 
   /**
-   * Changes a photo's name and description. Before it is sent they go with it; after, they are
-   * saved to the upload (PATCH), queued the same way, so text typed offline is not lost either.
+   * Changes a photo's name, description and tags (kept when `text` leaves them out). Before it is
+   * sent they go with it; after, they are saved to the upload (PATCH), queued the same way, so
+   * text typed offline is not lost either.
    */
-  async setText(clientId: string, text: { name: string; description: string }): Promise<void> {
+  async setText(clientId: string, text: PhotoText): Promise<void> {
     const next = await updatePhoto(clientId, (photo) =>
-      photo.name === text.name && photo.description === text.description
+      !textChanged(photo, text)
         ? photo
         : {
             ...photo,
-            ...text,
+            name: text.name,
+            description: text.description,
+            tags: [...(text.tags ?? tagsOf(photo))],
             textDirty: photo.status !== 'waiting' && photo.status !== 'refused',
           },
     );
@@ -408,7 +424,11 @@ export class UploadQueue {
     const textOnly = photo.status === 'sent';
     if (textOnly) this.textsInFlight.add(clientId);
     let outcome: SendOutcome | 'busy' | 'gone';
-    let sentText = { name: photo.name, description: photo.description };
+    let sentText: PhotoText = {
+      name: photo.name,
+      description: photo.description,
+      tags: tagsOf(photo),
+    };
     /** Whether a request left: only then is the photo `sending`, and its slot worth refilling. */
     let tried = false;
     try {
@@ -425,7 +445,11 @@ export class UploadQueue {
           : current.status === 'sending';
         if (!sendable) return 'gone';
         if (generation !== this.generation || token === null) return { kind: 'aborted' };
-        sentText = { name: current.name, description: current.description };
+        sentText = {
+          name: current.name,
+          description: current.description,
+          tags: tagsOf(current),
+        };
         this.replace(current);
         tried = true;
         if (textOnly) return this.deps.saveText(current, token);
@@ -480,7 +504,7 @@ export class UploadQueue {
   private async settle(
     clientId: string,
     outcome: SendOutcome | 'busy' | 'gone',
-    sentText: { name: string; description: string },
+    sentText: PhotoText,
     textOnly: boolean,
   ): Promise<void> {
     const now = this.deps.now();
@@ -499,7 +523,7 @@ export class UploadQueue {
         case 'sent': {
           uploaded = outcome.upload;
           // Text typed while it was on its way is saved next (PATCH).
-          const changed = p.name !== sentText.name || p.description !== sentText.description;
+          const changed = textChanged(p, sentText);
           return {
             ...p,
             status: 'sent',
@@ -508,6 +532,7 @@ export class UploadQueue {
             sentAt: p.sentAt ?? now,
             name: changed ? p.name : outcome.upload.name,
             description: changed ? p.description : outcome.upload.description,
+            tags: changed ? p.tags : (outcome.upload.tags ?? p.tags),
             textDirty: changed,
             attempts: 0,
             nextAttemptAt: now,
