@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { jsonError } from '@/test/mock-api';
 import { admin, member, renderApp } from '@/test/render-app';
 import { makeProject } from '@/features/projects/test/make-project';
+import { makeUpload } from '@/features/uploads/test/upload-fixtures';
 
 const byOther = makeProject({ id: 7, creator: { id: 3, firstname: 'Aisha', lastname: 'Okafor' } });
 // The Uploads section (from the uploads feature) loads the project's photos on its own.
@@ -435,5 +436,115 @@ describe('/project/{id}: archive and restore', () => {
         name: 'Add upload',
       }),
     ).toBeInTheDocument();
+  });
+});
+
+describe('/project/{id} uploads by tag', () => {
+  const photo = (id: number, name: string) =>
+    makeUpload({ id, name, project: { id: 7, name: byOther.name }, tags: ['defect'] });
+  const projectTags = {
+    'GET /api/upload/tags': (request: { url: string }) => {
+      const query = new URL(request.url, 'http://localhost').searchParams;
+      return {
+        body:
+          query.get('project') === '7' && query.get('q') === ''
+            ? [
+                { tag: 'defect', count: 2 },
+                { tag: 'level 3', count: 1 },
+              ]
+            : [],
+      };
+    },
+  };
+  const feedTag = (url: string) => new URL(url, 'http://localhost').searchParams.get('tag');
+
+  it("offers the project's tags as a filter; a tag in the address shows only its photos", async () => {
+    const { server, user, router } = renderApp('/project/7', {
+      signedInAs: member,
+      api: {
+        'GET /api/project/id/7': { body: { ...byOther, uploadsCount: 3 } },
+        ...projectTags,
+        'GET /api/upload/project/7/latest': (request) => ({
+          body:
+            feedTag(request.url) === 'defect'
+              ? [photo(31, 'Crack at left'), photo(32, 'Spalling')]
+              : [photo(31, 'Crack at left'), photo(32, 'Spalling'), photo(33, 'Overview')],
+        }),
+      },
+    });
+    const filter = await screen.findByRole('navigation', { name: 'Filter uploads by tag' });
+    const chips = within(filter).getAllByRole('link');
+    expect(chips.map((chip) => [chip.textContent, chip.getAttribute('href')])).toEqual([
+      ['All', '/project/7'],
+      ['defect', '/project/7?tag=defect'],
+      ['level 3', '/project/7?tag=level+3'],
+    ]);
+    expect(within(filter).getByRole('link', { name: 'All' })).toHaveAttribute(
+      'aria-current',
+      'true',
+    );
+    const uploads = screen.getByRole('region', { name: 'Uploads' });
+    expect(await within(uploads).findByRole('img', { name: 'Overview' })).toBeInTheDocument();
+    expect(screen.getByText('3 uploads')).toBeInTheDocument();
+
+    await user.click(within(filter).getByRole('link', { name: 'defect' }));
+    expect(router.state.location.search).toBe('?tag=defect');
+    expect(await within(uploads).findByRole('img', { name: 'Spalling' })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(within(uploads).queryByRole('img', { name: 'Overview' })).not.toBeInTheDocument(),
+    );
+    expect(within(uploads).queryByRole('link', { name: 'Add upload' })).not.toBeInTheDocument();
+    expect(
+      within(screen.getByRole('navigation', { name: 'Filter uploads by tag' })).getByRole('link', {
+        name: 'defect',
+      }),
+    ).toHaveAttribute('aria-current', 'true');
+    expect(
+      server.callsTo('GET /api/upload/project/7/latest').map((call) => feedTag(call.url)),
+    ).toEqual([null, 'defect']);
+  });
+
+  it('says when no photo has the tag, and clears the filter', async () => {
+    const { user, router } = renderApp('/project/7?tag=Roof%20%20Leak', {
+      signedInAs: member,
+      api: {
+        'GET /api/project/id/7': { body: byOther },
+        ...projectTags,
+        'GET /api/upload/project/7/latest': (request) => ({
+          body: feedTag(request.url) === null ? [photo(33, 'Overview')] : [],
+        }),
+      },
+    });
+    // The tag from the address is compared as stored, and shown chosen though little used.
+    expect(await screen.findByText('No photos tagged “roof leak”')).toBeInTheDocument();
+    const filter = screen.getByRole('navigation', { name: 'Filter uploads by tag' });
+    expect(within(filter).getByRole('link', { name: 'roof leak' })).toHaveAttribute(
+      'aria-current',
+      'true',
+    );
+    await user.click(screen.getByRole('link', { name: 'Clear filter' }));
+    expect(router.state.location.search).toBe('');
+    expect(await screen.findByRole('img', { name: 'Overview' })).toBeInTheDocument();
+  });
+
+  it('refuses a tag filter that is not a tag, with a way back to all photos', async () => {
+    const { server } = renderApp(`/project/7?tag=${'x'.repeat(41)}`, {
+      signedInAs: member,
+      api: {
+        'GET /api/project/id/7': { body: byOther },
+        ...projectTags,
+        ...noUploads,
+      },
+    });
+    expect(
+      await screen.findByText(
+        'This link’s tag filter is not a tag: A tag must be at most 40 characters.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Clear filter' })).toHaveAttribute(
+      'href',
+      '/project/7',
+    );
+    expect(server.callsTo('GET /api/upload/project/7/latest')).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import type { Project } from '@sitelog/shared';
 import { useCallback, useRef, useState } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { CollapsibleText } from '@/components/collapsible-text';
 import { ErrorState } from '@/components/error-state';
 import { OfflineFallback } from '@/components/offline-state';
@@ -40,6 +40,7 @@ import {
   ProjectNotifyHint,
 } from '@/features/notifications/components/project-mute-button';
 import { ProjectUploadsSection } from '@/features/uploads/components/project-uploads-section';
+import { PROJECT_TAG_PARAM } from '@/features/uploads/tag-paths';
 
 function ProjectNotFound() {
   return (
@@ -115,6 +116,8 @@ function ProjectView({ project }: { project: Project }) {
   const mayArchive = canArchiveProject(user, project);
   const creatorName = `${project.creator.firstname} ${project.creator.lastname}`;
   const { bannerRef, actionsRef, afterArchive, afterRestore } = useFocusAfterArchive();
+  // The uploads' tag filter lives in the address (`?tag=`), so it survives reload and Back.
+  const [searchParams] = useSearchParams();
 
   return (
     <>
@@ -194,6 +197,7 @@ function ProjectView({ project }: { project: Project }) {
         projectId={project.id}
         count={project.uploadsCount}
         canAdd={!archived}
+        tag={searchParams.get(PROJECT_TAG_PARAM)}
       />
       <ProjectMapSection project={project} />
       <ProjectReportsSection projectId={project.id} />
