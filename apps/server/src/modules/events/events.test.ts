@@ -255,6 +255,26 @@ describe('grouping uploads', () => {
     expect(rows.map((n) => Boolean(n.read))).toEqual([true, false, false, false]);
   });
 
+  it('folds uploads made at once into one group per member, none lost or doubled', async () => {
+    const follower = await buildUser(ctx);
+    const [a, b] = [await buildUser(ctx), await buildUser(ctx)];
+    const project = await buildProject(ctx);
+    await follow(follower.id, project.id);
+    // The upload transactions hold the project's row, so concurrent ones fold one after another.
+    await Promise.all(
+      [a, a, a, a, a, a, b, b, b].map((u) =>
+        buildUpload(ctx, { projectId: project.id, creatorId: u.id }),
+      ),
+    );
+    const rows = await notificationsOf(follower.id);
+    expect(
+      rows.map((n) => [n.actor_id, n.count]).sort((x, y) => Number(x[1]) - Number(y[1])),
+    ).toEqual([
+      [b.id, 3],
+      [a.id, 6],
+    ]);
+  });
+
   it('folds uploads each within 30 minutes of the last, and starts anew after a longer pause', async () => {
     const follower = await buildUser(ctx);
     const actor = await buildUser(ctx);
