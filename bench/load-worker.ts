@@ -16,6 +16,11 @@ export interface LoadJob {
   headers: Record<string, string>;
   /** Paths each connection cycles through (a page's calls); `url` alone when absent. */
   paths?: string[];
+  /**
+   * Requests each connection cycles through, each with headers of its own on top of `headers`
+   * (many members' tokens); instead of `paths`. Throughput runs only.
+   */
+  requests?: { path: string; headers: Record<string, string> }[];
   /** A fixed request rate over all connections (for latency percentiles), or as fast as it goes. */
   overallRate?: number;
   /** The paced sender's time limit per request (an error past it); 10 s when absent. */
@@ -46,7 +51,11 @@ async function flat(job: LoadJob): Promise<LoadResult> {
     connections: job.connections,
     duration: job.duration,
     headers: job.headers,
-    ...(job.paths ? { requests: job.paths.map((path) => ({ method: 'GET', path })) } : {}),
+    ...(job.requests
+      ? { requests: job.requests.map((r) => ({ method: 'GET', path: r.path, headers: r.headers })) }
+      : job.paths
+        ? { requests: job.paths.map((path) => ({ method: 'GET', path })) }
+        : {}),
   });
   return {
     reqPerSec: result.requests.total / result.duration,
