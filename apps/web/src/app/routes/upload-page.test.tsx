@@ -366,7 +366,9 @@ describe('/upload/{id} tags', () => {
     await user.click(await screen.findByRole('button', { name: 'Add tags' }));
     await user.type(screen.getByRole('combobox', { name: 'Tags' }), 'roof{Enter}');
     await user.click(screen.getByRole('button', { name: 'Save tags' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(
+    // In the Tags section: the page has other parts that may say something too (the comments).
+    const tags = screen.getByRole('region', { name: 'Tags' });
+    expect(await within(tags).findByRole('alert')).toHaveTextContent(
       'This project is archived; its photos cannot be changed.',
     );
     expect(screen.getByRole('button', { name: 'roof' })).toBeInTheDocument();

@@ -5,7 +5,7 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import type { Upload } from '@sitelog/shared';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useLocation } from 'react-router';
 import { ArchivedChip } from '@/components/archived-chip';
 import { Fact } from '@/components/fact';
 import { CollapsibleText } from '@/components/collapsible-text';
@@ -39,8 +39,13 @@ function formatCaptureTime(value: string): string {
   return formatDateTime(value);
 }
 
+/** A link to `#comments` (a notification, the viewer) lands on the thread once it is drawn. */
+const scrollToComments = () =>
+  document.getElementById('comments')?.scrollIntoView?.({ block: 'start' });
+
 function UploadView({ upload }: { upload: Upload }) {
   const user = useCurrentUser();
+  const { hash } = useLocation();
   const name = uploadDisplayName(upload);
   useDocumentTitle(name);
   const creatorName = `${upload.creator.firstname} ${upload.creator.lastname}`;
@@ -140,6 +145,7 @@ function UploadView({ upload }: { upload: Upload }) {
               uploadId={upload.id}
               readOnly={isInArchivedProject(upload)}
               invalidate={afterCommentChange(upload.id)}
+              onLoaded={hash === '#comments' ? scrollToComments : undefined}
             />
           </Section>
         </Box>

@@ -5,7 +5,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { QueryKey } from '@tanstack/react-query';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { ErrorState } from '@/components/error-state';
 import { OfflineFallback } from '@/components/offline-state';
 import { useCommentThread } from '../api/get-comments';
@@ -46,6 +46,7 @@ export function CommentThread({
   uploadId,
   readOnly = false,
   invalidate = [],
+  onLoaded,
 }: {
   uploadId: number;
   readOnly?: boolean;
@@ -54,10 +55,19 @@ export function CommentThread({
    * comment is added or deleted. The page knows.
    */
   invalidate?: readonly QueryKey[];
+  /** Called once, when the comments are first on screen (a link to them scrolls there then). */
+  onLoaded?: () => void;
 }) {
   const thread = useCommentThread(uploadId);
   const composer = useRef<HTMLTextAreaElement>(null);
   const list = useRef<HTMLOListElement>(null);
+  const loadedOnce = useRef(false);
+  const loaded = thread.isSuccess;
+  useEffect(() => {
+    if (!loaded || loadedOnce.current) return;
+    loadedOnce.current = true;
+    onLoaded?.();
+  }, [loaded, onLoaded]);
 
   if (thread.isPending) return <ThreadSkeleton />;
   if (thread.isLoadingError)

@@ -110,6 +110,8 @@ export function MentionField({
     const next = insertMention(value, typing, person);
     pendingCaret.current = next.caret;
     setCaret(next.caret);
+    // The name is complete: what is typed after it is not looked up as more of it.
+    setDismissedAt(typing.start);
     onChange(next.text);
   };
 

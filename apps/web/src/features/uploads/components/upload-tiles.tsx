@@ -1,3 +1,4 @@
+import ChatBubbleOutline from '@mui/icons-material/ChatBubbleOutline';
 import type { Upload } from '@sitelog/shared';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
@@ -31,7 +32,29 @@ export const uploadDisplayName = (upload: Pick<Upload, 'name'>) =>
 type TileUpload = Pick<
   Upload,
   'id' | 'name' | 'createdAt' | 'capturedAt' | 'previewLink' | 'creator' | 'project'
->;
+> &
+  Partial<Pick<Upload, 'commentsCount'>>;
+
+const commentCountLabel = (count: number) => `${count} comment${count === 1 ? '' : 's'}`;
+
+/** A speech bubble and the photo's comment count, read as "3 comments"; nothing at none. */
+function CommentCount({ count }: { count: number }) {
+  if (count <= 0) return null;
+  return (
+    <Typography
+      variant="caption"
+      color="text.secondary"
+      role="img"
+      aria-label={commentCountLabel(count)}
+      title={commentCountLabel(count)}
+      data-tile-comments={count}
+      sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.25, flex: 'none' }}
+    >
+      <ChatBubbleOutline sx={{ fontSize: 14 }} />
+      {count > 999 ? '999+' : count}
+    </Typography>
+  );
+}
 
 /**
  * One photo: the small preview, its name, who took it, when it was uploaded ("today, 14:32";
@@ -108,17 +131,26 @@ export const UploadTile = memo(function UploadTile({
               {renderText(creator)}
             </Typography>
           </Box>
-          <Typography variant="caption" color="text.secondary" component="p" noWrap>
-            <Box
-              component="time"
-              dateTime={upload.createdAt}
-              title={`Uploaded ${exact}`}
-              data-tile-time
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
+            <Typography
+              variant="caption"
+              color="text.secondary"
+              component="p"
+              noWrap
+              sx={{ minWidth: 0, flex: 1 }}
             >
-              <span className="tile-relative">{formatTileTime(upload.createdAt)}</span>
-              <span className="tile-exact">{exact}</span>
-            </Box>
-          </Typography>
+              <Box
+                component="time"
+                dateTime={upload.createdAt}
+                title={`Uploaded ${exact}`}
+                data-tile-time
+              >
+                <span className="tile-relative">{formatTileTime(upload.createdAt)}</span>
+                <span className="tile-exact">{exact}</span>
+              </Box>
+            </Typography>
+            <CommentCount count={upload.commentsCount ?? 0} />
+          </Box>
           {showProject ? (
             <Typography
               variant="caption"

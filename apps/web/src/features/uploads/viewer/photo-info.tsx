@@ -18,11 +18,23 @@ import { uploadDisplayName } from '../components/upload-tiles';
 import { UploadTags } from '../components/upload-tags';
 import { PersonAvatar } from '@/components/person-avatar';
 
+/** The info panel's way to the photo page's thread ("3 comments"), or to write the first. */
+function CommentsLink({ upload }: { upload: Upload }) {
+  const count = upload.commentsCount ?? 0;
+  if (count === 0 && isInArchivedProject(upload)) return <>None</>;
+  return (
+    <Link component={RouterLink} to={`${paths.upload(upload.id)}#comments`}>
+      {count === 0 ? 'None yet: write the first' : `${count} comment${count === 1 ? '' : 's'}`}
+    </Link>
+  );
+}
+
 /**
  * What the viewer's info panel says about a photo: name, description, who, which project (marked
  * Archived when it is: the photo is read-only), its tags (editable by its creator), when it was
  * taken and uploaded, the camera, where (`place`, composed by the page: the place name,
- * coordinates and a small map) and the original's download.
+ * coordinates and a small map), how many comments it has (a link to them on the photo page) and
+ * the original's download.
  */
 export function PhotoInfo({
   upload,
@@ -93,6 +105,9 @@ export function PhotoInfo({
         <Fact label="Uploaded">{formatExactTime(upload.createdAt)}</Fact>
         {upload.camera ? <Fact label="Camera">{upload.camera}</Fact> : null}
         {place ? <Fact label="Place">{place}</Fact> : null}
+        <Fact label="Comments">
+          <CommentsLink upload={upload} />
+        </Fact>
       </Stack>
       <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
         <Button

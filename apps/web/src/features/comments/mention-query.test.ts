@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { insertMention, mentionQueryAt } from './mention-query';
+
+describe('mentionQueryAt', () => {
+  it('finds the name being typed after an @ at the caret', () => {
+    expect(mentionQueryAt('hi @zo', 6)).toEqual({ start: 3, end: 6, query: 'zo' });
+    expect(mentionQueryAt('@Zoë M', 6)).toEqual({ start: 0, end: 6, query: 'Zoë M' });
+    expect(mentionQueryAt('(@ann', 5)).toEqual({ start: 1, end: 5, query: 'ann' });
+  });
+
+  it('is null without letters after the @, in an email, across lines or far from it', () => {
+    expect(mentionQueryAt('hi @', 4)).toBeNull();
+    expect(mentionQueryAt('hi @ ', 5)).toBeNull();
+    expect(mentionQueryAt('ann@example', 11)).toBeNull();
+    expect(mentionQueryAt('@ann\nlee', 8)).toBeNull();
+    expect(mentionQueryAt('@one two three four', 19)).toBeNull();
+    expect(mentionQueryAt('@12', 3)).toBeNull();
+    expect(mentionQueryAt('no at sign', 5)).toBeNull();
+  });
+
+  it('reads only up to the caret', () => {
+    expect(mentionQueryAt('@ann lee', 4)).toEqual({ start: 0, end: 4, query: 'ann' });
+  });
+});
+
+describe('insertMention', () => {
+  it('replaces the typed start with the full name and a space, the caret after it', () => {
+    const at = { start: 3, end: 6, query: 'zo' };
+    expect(insertMention('hi @zo', at, { firstname: 'Zoë', lastname: 'Müller' })).toEqual({
+      text: 'hi @Zoë Müller ',
+      caret: 15,
+    });
+  });
+
+  it('keeps the text after the caret, using a space already there', () => {
+    const at = { start: 0, end: 3, query: 'an' };
+    expect(insertMention('@an please', at, { firstname: 'Ann', lastname: 'Lee' })).toEqual({
+      text: '@Ann Lee please',
+      caret: 9,
+    });
+    expect(insertMention('@an, ok', at, { firstname: 'Ann', lastname: 'Lee' })).toEqual({
+      text: '@Ann Lee , ok',
+      caret: 9,
+    });
+  });
+});
