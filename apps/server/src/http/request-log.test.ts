@@ -63,4 +63,23 @@ describe('request log', () => {
     expect(res.statusCode).toBe(200);
     expect(lines).toEqual([]);
   });
+
+  it("keeps the bell's unread polls out of the log at info", async () => {
+    const member = await signedInUser(ctx);
+    lines = [];
+    const res = await api(ctx, {
+      method: 'GET',
+      url: '/api/notifications/unread',
+      token: member.token,
+    });
+    expect(res.statusCode).toBe(200);
+    const again = await api(ctx, {
+      method: 'GET',
+      url: '/api/notifications/unread',
+      token: member.token,
+      headers: { 'if-none-match': String(res.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(lines).toEqual([]);
+  });
 });

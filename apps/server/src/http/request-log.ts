@@ -13,8 +13,11 @@ export function redactUrl(url: string): string {
   );
 }
 
-/** Polled by load balancers every few seconds: logged only at debug. */
-const QUIET_ROUTES = new Set(['/api/health']);
+/**
+ * Polled every few seconds (health by load balancers, the bell's unread count by every open tab):
+ * logged only at debug. Their failures still reach the log through the error handler.
+ */
+const QUIET_ROUTES = new Set(['/api/health', '/api/notifications/unread']);
 
 /** Where every log line goes: stdout, written asynchronously (pino flushes it at exit). */
 export function logDestination(destination?: pino.DestinationStream): pino.DestinationStream {
@@ -57,7 +60,7 @@ export function loggerOptions(
 /**
  * One line per request, when it is answered (Fastify's own logging writes two: one on arrival,
  * one on completion; `disableRequestLogging` turns those off): request id, method, redacted URL,
- * client, status and time. Health checks only at debug.
+ * client, status and time. Polled routes only at debug.
  *
  * The line is built here from known fields, so it goes through a logger of its own on the same
  * destination, without the app logger's redaction pass and serializers (a tenth of a small
