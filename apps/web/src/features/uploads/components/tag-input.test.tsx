@@ -123,7 +123,7 @@ describe('TagInput', () => {
       within(listbox)
         .getAllByRole('option')
         .map((o) => o.textContent),
-    ).toEqual(['level 312 photos', 'lead paint1 photo']);
+    ).toEqual(['level 3 12 photos', 'lead paint 1 photo']);
     // One request for the pause, not one per key.
     await waitFor(() =>
       expect(

@@ -150,7 +150,7 @@ export function TagInput({
       }}
       renderOption={({ key, ...props }, option) => (
         <Box component="li" key={key} {...props} sx={{ gap: 1, justifyContent: 'space-between' }}>
-          <span>{option}</span>
+          <span>{option}</span>{' '}
           <Typography variant="caption" color="text.secondary">
             {photoCount(counts.get(option) ?? 0)}
           </Typography>
