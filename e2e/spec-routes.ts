@@ -141,9 +141,10 @@ export const specRoutes: SpecRoute[] = [
       await expect(tags.getByRole('button', { name: /^(Add|Edit) tags$/ })).toHaveCount(
         isCreator(account, upload.creator) ? 1 : 0,
       );
-      await expect(page.getByRole('region', { name: 'Comments' })).toContainText(
-        'Under construction',
-      );
+      // Comments (issue 15): the thread (or none yet) and the field to write one.
+      const comments = main(page).getByRole('region', { name: 'Comments' });
+      await expect(comments).not.toContainText('Under construction');
+      await expect(comments.getByRole('combobox', { name: 'Comment' })).toBeVisible();
       // EDIT only for the upload's creator (spec §6).
       await expect(main(page).getByRole('link', { name: 'Edit' })).toHaveCount(
         isCreator(account, upload.creator) ? 1 : 0,

@@ -51,12 +51,14 @@ export function CommentBody({
             data-mention={part.person.id}
             title={part.person.active ? undefined : 'Deactivated member'}
             underline="hover"
-            sx={{
+            sx={(theme) => ({
               fontWeight: 600,
               borderRadius: 0.5,
               px: 0.25,
-              bgcolor: (theme) => alpha(theme.palette.primary.main, 0.1),
-            }}
+              // The deeper orange on its tint in light mode, the lighter one in dark: both AA.
+              color: theme.palette.mode === 'dark' ? 'primary.light' : 'primary.dark',
+              bgcolor: alpha(theme.palette.primary.main, 0.12),
+            })}
           >
             {part.text}
           </Link>
