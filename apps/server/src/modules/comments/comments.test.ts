@@ -1,7 +1,14 @@
 // Comments on uploads (issue 15): the thread and its paging, who may comment, edit and delete,
 // the messages of bad input, the stored count, mentions and the notifications they send, and
 // that nothing is left behind by a refused comment or a deleted photo.
-import { commentLimits, type Comment, type CommentPage, type ErrorResponse } from '@sitelog/shared';
+import {
+  commentLimits,
+  type Comment,
+  type CommentPage,
+  type ErrorResponse,
+  type NotificationPage,
+  type UnreadCount,
+} from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   archiveProject,
@@ -301,6 +308,39 @@ describe('mentions and notifications', () => {
       ]),
     );
     expect(notifications).toHaveLength(3);
+  });
+
+  it('shows in the mentioned member’s and the uploader’s notifications, unread', async () => {
+    const zed = await signedInUser(ctx, { firstname: 'Zed', lastname: 'Zimmer' });
+    const id = await photo();
+    const unread = async (who: Member) =>
+      (
+        await api(ctx, { method: 'GET', url: '/api/notifications/unread', token: who.token })
+      ).json<UnreadCount>().count;
+    const [zedBefore, uploaderBefore] = [await unread(zed), await unread(uploader)];
+    const created = await comment(id, 'Please look, @Zed Zimmer: the rebar at left', bob);
+    expect(await unread(zed)).toBe(zedBefore + 1);
+    expect(await unread(uploader)).toBe(uploaderBefore + 1);
+
+    const list = async (who: Member) => {
+      const res = await api(ctx, { method: 'GET', url: '/api/notifications', token: who.token });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<NotificationPage>().notifications.filter((n) => n.upload?.id === id);
+    };
+    expect(await list(zed)).toEqual([
+      expect.objectContaining({
+        kind: 'mention',
+        reason: 'mentioned',
+        read: false,
+        actor: { id: bob.id, firstname: 'Bob', lastname: 'Builder', active: true },
+        excerpt: created.body,
+      }),
+    ]);
+    expect(await list(uploader)).toEqual([
+      expect.objectContaining({ kind: 'comment.added', reason: 'uploader', read: false }),
+    ]);
+    // The writer hears nothing of their own comment.
+    expect(await list(bob)).toEqual([]);
   });
 
   it('gives a mentioned uploader the mention only, and nobody their own comment', async () => {
