@@ -1,8 +1,10 @@
+import { unreadKey } from './unread-key';
+
 /** Query keys of the notifications feature: one root, so a change can refresh all of it. */
 export const notificationKeys = {
   all: ['notifications'] as const,
   /** The bell's unread count (with the ETag it was answered with). */
-  unread: () => [...notificationKeys.all, 'unread'] as const,
+  unread: () => unreadKey,
   /** The signed-in member's notifications, page by page. */
   list: () => [...notificationKeys.all, 'list'] as const,
   /** What notifies the member, and the projects they muted. */

@@ -6,7 +6,7 @@ import { useCallback, useSyncExternalStore } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { paths } from '@/lib/paths';
 import type { UnreadState } from '../api/get-unread-count';
-import { notificationKeys } from '../api/keys';
+import { unreadKey } from '../api/unread-key';
 
 /** The bell's accessible name: "Notifications, 3 unread". */
 export const bellLabel = (count: number) =>
@@ -25,7 +25,7 @@ function useCachedUnreadCount(): number {
     (onChange: () => void) => queryClient.getQueryCache().subscribe(onChange),
     [queryClient],
   );
-  const read = () => queryClient.getQueryData<UnreadState>(notificationKeys.unread())?.count ?? 0;
+  const read = () => queryClient.getQueryData<UnreadState>(unreadKey)?.count ?? 0;
   return useSyncExternalStore(subscribe, read, read);
 }
 
@@ -59,19 +59,19 @@ export function NotificationBell({
             position: 'absolute',
             top: 2,
             right: 0,
+            // 20 px tall and at least as wide: a circle for one digit, a pill for more.
             minWidth: 20,
             height: 20,
             px: 0.5,
+            boxSizing: 'border-box',
             borderRadius: 10,
             display: 'flex',
             alignItems: 'center',
             justifyContent: 'center',
             fontSize: '0.7rem',
             fontWeight: 700,
-            lineHeight: 1,
             bgcolor: badgeColor,
             color: badgeTextColor,
-            pointerEvents: 'none',
           }}
         >
           {badgeText(count)}
