@@ -1,7 +1,7 @@
 /**
  * Notifications (issue 15): what the bell's poll and the fan-out on write cost.
  *
- *   npx tsx bench/notifications.ts [--quick]
+ *   npx tsx bench/notifications.ts [--quick] [--connections=N] [--only=poll|fanout]
  *   TEST_DB=postgres TEST_DATABASE_URL=… npx tsx bench/notifications.ts   (the upload rows)
  *
  * 1. The poll: `GET /api/notifications/unread` from 200 signed-in members (200 sessions, each
@@ -85,7 +85,7 @@ export const fullNotifications: NotificationsOptions = {
   seconds: 4,
   helloSeconds: 2,
   connections: 200,
-  uploadRounds: 7,
+  uploadRounds: 11,
   uploadCalls: 3,
   largePhoto: true,
 };
@@ -327,8 +327,8 @@ async function measurePoll(
 // ---- 2. the fan-out on upload ---------------------------------------------------------------
 
 /**
- * `a` against `b` interleaved call by call (the order of each pair alternating), with `setup`
- * (not timed) right before each `a`; answers the medians and the median of the per-round
+ * `a` against `b` interleaved call by call (the order of each pair alternating) after three
+ * warm-up pairs, with `setup` (not timed) right before each `a`; answers the medians and the median of the per-round
  * ratios, as `compare` in bench/measure.ts.
  */
 async function compareWithSetup(
@@ -338,9 +338,11 @@ async function compareWithSetup(
   rounds: number,
   calls: number,
 ) {
-  await setup();
-  await a();
-  await b();
+  for (let i = 0; i < 3; i++) {
+    await setup();
+    await a();
+    await b();
+  }
   const as: number[] = [];
   const bs: number[] = [];
   const ratios: number[] = [];
@@ -451,6 +453,46 @@ async function measureFanout(
         options.largePhoto ? undefined : FANOUT_TARGET,
       ),
     );
+    // The event and its fan-out alone, as storeUpload's transaction runs them: the difference
+    // the rows above measure, without the image work around it.
+    const lastUpload = async (projectId: number) =>
+      (
+        await ctx.db
+          .selectFrom('uploads')
+          .select((eb) => eb.fn.max('id').as('id'))
+          .where('project_id', '=', projectId)
+          .executeTakeFirstOrThrow()
+      ).id ?? 0;
+    const record = (projectId: number, uploadId: number) => () =>
+      writeTransaction(ctx.db, (trx) =>
+        recordEvent(trx, { kind: 'upload.added', actorId: uploader.id, projectId, uploadId }),
+      );
+    const [inFollowed, inAlone] = [await lastUpload(followed.id), await lastUpload(alone.id)];
+    const fine = (ms: number) => `${ms.toFixed(2)} ms`;
+    for (const [how, setup] of [
+      ['folded', nothing],
+      ['a new notification each', readAll],
+    ] as const) {
+      const result = await compareWithSetup(
+        record(followed.id, inFollowed),
+        record(alone.id, inAlone),
+        setup,
+        rounds,
+        calls * 10,
+      );
+      rows.push(
+        measured(
+          `↳ the upload's event and fan-out alone (a write transaction), ${how}`,
+          {
+            value: fine(result.a),
+            baseline: `no followers ${fine(result.b)}`,
+            ratio: times(result.ratio),
+          },
+          result.ratio,
+        ),
+      );
+    }
+
     const notified = await ctx.db
       .selectFrom('notifications')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -471,21 +513,33 @@ async function measureFanout(
 export async function measureNotifications(
   options: NotificationsOptions,
   progress: (line: string) => void = () => {},
+  only?: 'poll' | 'fanout',
 ): Promise<NotificationsResult> {
-  const poll = await measurePoll(options, progress);
-  const fanout = await measureFanout(options, progress);
+  const none = { rows: [], notes: [] };
+  const poll = only === 'fanout' ? none : await measurePoll(options, progress);
+  const fanout = only === 'poll' ? none : await measureFanout(options, progress);
   return { rows: [...poll.rows, ...fanout.rows], notes: [...poll.notes, ...fanout.notes] };
 }
 
 if (isMain(import.meta.url)) {
   const quick = process.argv.includes('--quick');
   const started = performance.now();
+  const value = (name: string) =>
+    process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const connections = value('connections');
+  const only = value('only');
+  if (only !== undefined && only !== 'poll' && only !== 'fanout')
+    throw new Error('--only is poll or fanout');
   const result = await measureNotifications(
-    quick ? quickNotifications : fullNotifications,
+    {
+      ...(quick ? quickNotifications : fullNotifications),
+      ...(connections ? { connections: Number(connections) } : {}),
+    },
     (line) =>
       console.error(
         `[notifications ${((performance.now() - started) / 1000).toFixed(0)} s] ${line}`,
       ),
+    only,
   );
   console.log(`- Node ${process.version}, ${availableParallelism()} cores; ${pinning().note}`);
   for (const note of result.notes) console.log(`- ${note}`);

@@ -19,6 +19,7 @@ import { fullAllProjects, measureAllProjects } from './all-projects.js';
 import { fullHttp, measureHttp, quickHttp } from './http.js';
 import { fullImages, measureImages, quickImages } from './images.js';
 import { loadAverage, median } from './measure.js';
+import { fullNotifications, measureNotifications } from './notifications.js';
 import { fullQueue, measureQueue } from './queue.js';
 import { benchPostgresUrl, fullSearch, measureSearch, quickSearch } from './search.js';
 import {
@@ -213,6 +214,24 @@ if (quick) {
   const viewer = await measureViewer(fullViewer, progress);
   notes.push(...viewer.notes.map((note) => `viewer: ${note}`));
   rows.push(...viewer.rows);
+}
+
+// 7. Notifications (issue 15): the bell's unread poll of 200 members against the hello, and
+// upload to ready with 50 followers against none. Full run only: seeding 200 members and a
+// third app process with its gazetteer take longer than the quick run's budget.
+if (quick) {
+  rows.push(
+    notMeasured(
+      'GET /api/notifications/unread, 200 members polling; upload to ready, 50 followers',
+      '≥ 0.30×; ≤ 1.1×',
+      'full run only',
+    ),
+  );
+} else {
+  progress('notifications…');
+  const notifications = await measureNotifications(fullNotifications, progress);
+  notes.push(...notifications.notes);
+  rows.push(...notifications.rows);
 }
 
 if (quick) {
