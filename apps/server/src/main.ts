@@ -55,7 +55,12 @@ async function main(): Promise<void> {
     const seeded = await seedSampleWorkspace({ config, db, storage, images });
     if (seeded)
       app.log.info(
-        { email: seeded.email, photos: seeded.photos, ms: Date.now() - started },
+        {
+          email: seeded.email,
+          photos: seeded.photos,
+          comments: seeded.comments,
+          ms: Date.now() - started,
+        },
         'created the sample workspace',
       );
   }

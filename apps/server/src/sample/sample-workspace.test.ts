@@ -1,5 +1,14 @@
-// The sample workspace's photos: generated, pushed through the upload pipeline, with counts right.
-import { normalizeTag, type LoginHints, type Project, type Upload } from '@sitelog/shared';
+// The sample workspace's photos and comments: generated, pushed through the upload pipeline and
+// the comments service, with counts, events and the admin's notifications right.
+import {
+  normalizeTag,
+  type CommentPage,
+  type LoginHints,
+  type NotificationPage,
+  type Project,
+  type UnreadCount,
+  type Upload,
+} from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestContext, login, type TestContext } from '../../test/helpers.js';
 import { seedSampleWorkspace } from './sample-workspace.js';
@@ -109,6 +118,89 @@ describe('sample workspace photos', () => {
     >();
     expect(rows).toHaveLength(6);
     expect(rows.map((row) => row[0])).not.toContain(project?.id);
+  });
+
+  it('writes comment threads after their photos, by several members, with counts right', async () => {
+    expect(seeded?.comments).toBe(10);
+    const comments = await ctx.db.selectFrom('comments').selectAll().execute();
+    expect(comments).toHaveLength(10);
+    expect(new Set(comments.map((c) => c.author_id)).size).toBeGreaterThanOrEqual(4);
+    expect(new Set(comments.map((c) => c.upload_id)).size).toBeGreaterThanOrEqual(5);
+    expect(comments.some((c) => c.body.includes('\n'))).toBe(true);
+    const uploads = await ctx.db
+      .selectFrom('uploads')
+      .select(['id', 'created_at', 'comments_count'])
+      .execute();
+    for (const upload of uploads)
+      expect(upload.comments_count, `upload ${upload.id}`).toBe(
+        comments.filter((c) => c.upload_id === upload.id).length,
+      );
+    for (const comment of comments) {
+      const upload = uploads.find((u) => u.id === comment.upload_id);
+      expect(comment.created_at > (upload?.created_at ?? '')).toBe(true);
+      expect(Date.parse(comment.created_at)).toBeLessThanOrEqual(Date.now());
+      expect(comment.edited_at).toBeNull();
+    }
+  });
+
+  it('records each comment and mention as an event in the order of its time', async () => {
+    const comments = await ctx.db.selectFrom('comments').select('id').execute();
+    const events = await ctx.db
+      .selectFrom('events')
+      .select(['id', 'kind', 'comment_id', 'created_at'])
+      .orderBy('id')
+      .execute();
+    const added = events.filter((e) => e.kind === 'comment.added');
+    expect(added.map((e) => e.comment_id).sort()).toEqual(comments.map((c) => c.id).sort());
+    // The timelines list by id: a comment's event sits between the older and the newer uploads.
+    events.forEach((event, i) => {
+      if (event.kind !== 'comment.added' && event.kind !== 'mention') return;
+      for (const before of events.slice(0, i))
+        expect(before.created_at <= event.created_at, `event ${before.id}`).toBe(true);
+      for (const after of events.slice(i + 1))
+        expect(after.created_at >= event.created_at, `event ${after.id}`).toBe(true);
+    });
+  });
+
+  it('greets the admin with unread notifications, their mentions among them', async () => {
+    const hints = (await api(ctx, { method: 'GET', url: '/api/auth/hints' })).json<LoginHints>();
+    if (!hints.sample) throw new Error('the sample account was not remembered');
+    const token = await login(ctx, hints.sample);
+    const unread = await api(ctx, { method: 'GET', url: '/api/notifications/unread', token });
+    const { count } = unread.json<UnreadCount>();
+    expect(count).toBeGreaterThanOrEqual(5);
+    const page = (
+      await api(ctx, { method: 'GET', url: '/api/notifications?limit=100', token })
+    ).json<NotificationPage>();
+    expect(page.unread).toBe(count);
+    expect(page.notifications.every((n) => !n.read)).toBe(true);
+    const mentions = page.notifications.filter((n) => n.kind === 'mention');
+    expect(mentions.map((n) => n.actor.firstname).sort()).toEqual(['Aisha', 'Marco']);
+    for (const n of mentions) {
+      expect(n.reason).toBe('mentioned');
+      expect(n.mentioned).toMatchObject({ firstname: 'Dana', lastname: 'Whitfield' });
+    }
+    // Newest first: the unanswered question about the rebar is on top.
+    expect(page.notifications[0]).toMatchObject({
+      kind: 'mention',
+      upload: { name: 'Expansion joint, east abutment' },
+    });
+    expect(page.notifications.some((n) => n.kind === 'comment.added')).toBe(true);
+    expect(page.notifications.some((n) => n.kind === 'upload.added')).toBe(true);
+    expect(page.notifications.some((n) => n.actor.firstname === 'Dana')).toBe(false);
+
+    const inspection = await ctx.db
+      .selectFrom('uploads')
+      .select('id')
+      .where('name', '=', 'MEP first fix ready for inspection')
+      .executeTakeFirstOrThrow();
+    const thread = (
+      await api(ctx, { method: 'GET', url: `/api/upload/${inspection.id}/comments`, token })
+    ).json<CommentPage>();
+    expect(thread.count).toBe(3);
+    expect(thread.comments.map((c) => c.author.firstname)).toEqual(['Marco', 'Dana', 'Tomasz']);
+    expect(thread.comments[0]?.mentions).toMatchObject([{ firstname: 'Dana' }]);
+    expect(thread.comments[1]?.body).toMatch(/^Approved, go ahead\./);
   });
 
   it('does nothing on a database that already has users', async () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { commentBodySchema } from '@sitelog/shared';
 import type { Config } from '../config.js';
 import type { ImageProcessor } from '../media/image-processor.js';
 import { createLimiter } from '../media/limiter.js';
@@ -15,6 +16,7 @@ import {
   markProject,
   setProjectArchived,
 } from '../modules/projects/projects.service.js';
+import { createComment } from '../modules/comments/comments.service.js';
 import { storeUpload } from '../modules/uploads/uploads.service.js';
 import { createAccount, hasAccounts } from '../modules/users/users.service.js';
 import { renderSamplePhoto, type SampleScene } from './sample-photos.js';
@@ -333,68 +335,184 @@ const photos: {
 ];
 
 /**
- * Draws each sample photo and sends it through the upload pipeline (preview, formatted image,
- * EXIF, storage, counts), two at a time. Each photo dates its project, so projects end up
- * dated by their newest photo.
+ * Sample comments, as a crew talks under its photos: `photo` names one of `photos`, `author` is
+ * an index into `people`, `hoursAfter` dates it after the photo (all still in the past). They go
+ * through the comments service, so counts, mentions, events and notifications are made as for
+ * anyone's: the admin is named in two threads and has comments on photos of theirs and of a
+ * project they follow, so the bell shows unread notifications at the first sign-in.
  */
-async function seedSamplePhotos(
+const comments: { photo: string; author: number; hoursAfter: number; body: string }[] = [
+  {
+    photo: 'Bay markings done, handover walk',
+    author: 0,
+    hoursAfter: 20,
+    body: 'Client signed the handover certificate this morning. Thanks, everyone: archiving the project once the last invoice is out.',
+  },
+  {
+    photo: 'Damaged roof sheets, bay 3',
+    author: 2,
+    hoursAfter: 20,
+    body: 'Defect: two more sheets corroded at the ridge in bay 4.\nMarked in red paint; the order needs 8 sheets, not 6.',
+  },
+  {
+    photo: 'Damaged roof sheets, bay 3',
+    author: 4,
+    hoursAfter: 23,
+    body: '@Aisha Okafor thanks, order changed to 8 sheets. Delivery Monday at 7:00.',
+  },
+  {
+    photo: 'Facade insulation, west elevation',
+    author: 1,
+    hoursAfter: 3,
+    body: 'Fixings look good. Check the reveal of the second window from the left on level 3: there is a gap behind the board, fill it before the mesh goes on.',
+  },
+  {
+    photo: 'Facade insulation, west elevation',
+    author: 4,
+    hoursAfter: 6,
+    body: 'Filled with a cut strip and foam. @Marco Rossi ready for you to check.',
+  },
+  {
+    photo: 'Night lift of the glass panels',
+    author: 3,
+    hoursAfter: 8,
+    body: 'Panels 14-3 to 14-6 still need their silicone seal; we finish them in the next possession.',
+  },
+  {
+    photo: 'MEP first fix ready for inspection',
+    author: 1,
+    hoursAfter: 3,
+    body: '@Dana Whitfield the tray supports here are at 1.5 m centres, the drawing says 1.2 m. Can you confirm before the inspection?',
+  },
+  {
+    photo: 'MEP first fix ready for inspection',
+    author: 0,
+    hoursAfter: 5,
+    body: "Approved, go ahead. 1.5 m is within the tray maker's span table for this size; I noted it for the inspector.",
+  },
+  {
+    photo: 'MEP first fix ready for inspection',
+    author: 3,
+    hoursAfter: 6,
+    body: 'Thanks. Inspection stays on Thursday at 9:00.',
+  },
+  {
+    photo: 'Expansion joint, east abutment',
+    author: 2,
+    hoursAfter: 1.5,
+    body: '@Dana Whitfield can you confirm the rebar spacing here? I measure 200 mm at the joint recess; drawing B4-S-112 shows 150 mm.',
+  },
+];
+
+type TimedPhoto = (typeof photos)[number] & { variant: number; at: Date };
+
+/** Draws one sample photo and sends it through the upload pipeline; answers the upload's id. */
+async function storeSamplePhoto(
   deps: SeedDeps,
+  photo: TimedPhoto,
   userIds: number[],
   projectIds: number[],
 ): Promise<number> {
+  const project = projects[photo.project];
+  const projectId = projectIds[photo.project];
+  const creatorId = userIds[photo.uploader];
+  if (!project || projectId === undefined || creatorId === undefined)
+    throw new Error('sample photo without project or uploader');
+  const jpeg = await renderSamplePhoto({
+    scene: photo.scene,
+    title: project.name,
+    caption: photo.name,
+    hue: projectHues[photo.project] ?? 200,
+    variant: photo.variant,
+    capturedAt: new Date(photo.at.getTime() - 4 * 60_000),
+    // A few metres around the project's position.
+    latitude: project.latitude + ((photo.daysAgo % 7) - 3) * 0.0002,
+    longitude: project.longitude + ((photo.daysAgo % 5) - 2) * 0.0003,
+  });
+  const filePath = path.join(
+    deps.config.uploads.tempDir,
+    `sample-${randomBytes(8).toString('hex')}${TEMP_UPLOAD_SUFFIX}`,
+  );
+  try {
+    await writeFile(filePath, jpeg, { mode: 0o600 });
+    return await storeUpload(deps, {
+      filePath,
+      bytes: jpeg.length,
+      name: photo.name,
+      description: photo.description,
+      projectId,
+      creatorId,
+      createdAt: photo.at.toISOString(),
+      tags: photo.tags,
+    });
+  } finally {
+    await removeFile(filePath);
+  }
+}
+
+/**
+ * Draws each sample photo and sends it through the upload pipeline (preview, formatted image,
+ * EXIF, storage, counts), two at a time, and writes the comments through the comments service,
+ * each at its time. Each photo dates its project, so projects end up dated by their newest photo.
+ * Everything is written in the order of its time (photos between two comments still two at a
+ * time): the timelines and notifications list by id, so a comment written after all the photos
+ * would show above newer ones.
+ */
+async function seedSampleActivity(
+  deps: SeedDeps,
+  userIds: number[],
+  projectIds: number[],
+): Promise<{ photos: number; comments: number }> {
   const now = Date.now();
   const limiter = createLimiter(Math.max(1, deps.config.uploads.concurrency));
   await mkdir(deps.config.uploads.tempDir, { recursive: true });
-  const ordered = photos
-    .map((photo, i) => ({
-      ...photo,
-      variant: i,
-      at: new Date(now - photo.daysAgo * DAY - (i % 5) * 2_220_000),
-    }))
-    .sort((a, b) => a.at.getTime() - b.at.getTime());
-  await Promise.all(
-    ordered.map((photo) =>
-      limiter.run(async () => {
-        const project = projects[photo.project];
-        const projectId = projectIds[photo.project];
-        const creatorId = userIds[photo.uploader];
-        if (!project || projectId === undefined || creatorId === undefined)
-          throw new Error('sample photo without project or uploader');
-        const jpeg = await renderSamplePhoto({
-          scene: photo.scene,
-          title: project.name,
-          caption: photo.name,
-          hue: projectHues[photo.project] ?? 200,
-          variant: photo.variant,
-          capturedAt: new Date(photo.at.getTime() - 4 * 60_000),
-          // A few metres around the project's position.
-          latitude: project.latitude + ((photo.daysAgo % 7) - 3) * 0.0002,
-          longitude: project.longitude + ((photo.daysAgo % 5) - 2) * 0.0003,
-        });
-        const filePath = path.join(
-          deps.config.uploads.tempDir,
-          `sample-${randomBytes(8).toString('hex')}${TEMP_UPLOAD_SUFFIX}`,
-        );
-        const createdAt = photo.at.toISOString();
-        try {
-          await writeFile(filePath, jpeg, { mode: 0o600 });
-          await storeUpload(deps, {
-            filePath,
-            bytes: jpeg.length,
-            name: photo.name,
-            description: photo.description,
-            projectId,
-            creatorId,
-            createdAt,
-            tags: photo.tags,
-          });
-        } finally {
-          await removeFile(filePath);
-        }
-      }),
-    ),
-  );
-  return ordered.length;
+  const timedPhotos: TimedPhoto[] = photos.map((photo, i) => ({
+    ...photo,
+    variant: i,
+    at: new Date(now - photo.daysAgo * DAY - (i % 5) * 2_220_000),
+  }));
+  const timeline = [
+    ...timedPhotos.map((photo) => ({ at: photo.at, photo, comment: null })),
+    ...comments.map((comment) => {
+      const photo = timedPhotos.find((p) => p.name === comment.photo);
+      if (!photo) throw new Error(`sample comment on no photo: ${comment.photo}`);
+      const at = new Date(photo.at.getTime() + comment.hoursAfter * 3600_000);
+      return { at, photo, comment };
+    }),
+  ].sort((a, b) => a.at.getTime() - b.at.getTime());
+
+  const uploadIds = new Map<TimedPhoto, number>();
+  let batch: TimedPhoto[] = [];
+  const storeBatch = async () => {
+    await Promise.all(
+      batch.map((photo) =>
+        limiter.run(async () => {
+          uploadIds.set(photo, await storeSamplePhoto(deps, photo, userIds, projectIds));
+        }),
+      ),
+    );
+    batch = [];
+  };
+  for (const { at, photo, comment } of timeline) {
+    if (!comment) {
+      batch.push(photo);
+      continue;
+    }
+    // The photos dated before the comment are stored first (its own among them).
+    await storeBatch();
+    const uploadId = uploadIds.get(photo);
+    const authorId = userIds[comment.author];
+    if (uploadId === undefined || authorId === undefined)
+      throw new Error('sample comment without photo or author');
+    await createComment(deps.db, {
+      uploadId,
+      authorId,
+      body: commentBodySchema.parse(comment.body),
+      at: at.toISOString(),
+    });
+  }
+  await storeBatch();
+  return { photos: timedPhotos.length, comments: comments.length };
 }
 
 /** A readable random password such as `site-k3vq-9xmt-2hpa`. */
@@ -412,13 +530,15 @@ class SeedRaceLost extends Error {}
  * Creates the sample company on an empty database: an admin and a few members sharing one
  * random password (the login page prefills it while the admin has not changed it; once the admin
  * changes theirs, the members get a random one nobody knows: retireSampleAccount),
- * construction projects in real cities with bookmarks and follows, photos on every project, and
- * one finished project archived (after its photos: an archived project takes none).
- * Returns the admin's email and the photo count, or null when the database already had users.
+ * construction projects in real cities with bookmarks and follows, photos on every project with
+ * a few comment threads, and one finished project archived (after its photos and comments: an
+ * archived project takes none). The follows commit before the photos, so uploads to a followed
+ * project notify as they would later. Returns the admin's email and the photo and comment
+ * counts, or null when the database already had users.
  */
 export async function seedSampleWorkspace(
   deps: SeedDeps,
-): Promise<{ email: string; photos: number } | null> {
+): Promise<{ email: string; photos: number; comments: number } | null> {
   if (await hasAccounts(deps.db)) return null;
   const password = samplePassword();
   const passwordHash = await hashPassword(password);
@@ -489,7 +609,7 @@ export async function seedSampleWorkspace(
   }
   const { userIds, projectIds } = seeded;
   const admin = people[0];
-  const photoCount = await seedSamplePhotos(deps, userIds, projectIds);
+  const activity = await seedSampleActivity(deps, userIds, projectIds);
   const archivedId = projectIds[archived.project];
   const archivedBy = userIds[archived.by];
   if (archivedId === undefined || archivedBy === undefined)
@@ -500,5 +620,5 @@ export async function seedSampleWorkspace(
     archivedBy,
     new Date(Date.now() - archived.daysAgo * DAY).toISOString(),
   );
-  return { email: admin.email, photos: photoCount };
+  return { email: admin.email, ...activity };
 }
