@@ -326,12 +326,37 @@ export const specRoutes: SpecRoute[] = [
   },
   {
     name: 'notifications',
-    loadsData: false,
     path: () => '/notifications',
     title: () => 'Notifications · Sitelog',
     check: async ({ page }) => {
       await expect(h1(page, 'Notifications')).toBeVisible();
-      await expectUnderConstruction(page, /comments to your uploads, new reports and new uploads/i);
+      // What the walker was notified of depends on the workspace: the list, or none.
+      await expect(
+        main(page)
+          .getByRole('list', { name: 'Notifications' })
+          .or(main(page).getByText("You're all caught up", { exact: true })),
+      ).toBeVisible();
+      await expect(main(page).getByRole('button', { name: 'Mark all as read' })).toBeVisible();
+    },
+  },
+  {
+    name: 'events',
+    // The timeline of the walk's own project: its creation and its photo, whoever walks.
+    path: ({ project }) => `/events?project=${project.id}`,
+    title: () => 'Events · Sitelog',
+    check: async ({ page, data }) => {
+      await expect(h1(page, 'Events')).toBeVisible();
+      await expect(page.getByRole('combobox', { name: 'Project' })).toHaveValue(data.project.name);
+      await expect(
+        main(page).getByRole('link', {
+          name: `${fullName(data.admin)} added a photo to ${data.project.name}`,
+        }),
+      ).toBeVisible();
+      await expect(
+        main(page).getByRole('link', {
+          name: `${fullName(data.admin)} created ${data.project.name}`,
+        }),
+      ).toBeVisible();
     },
   },
   {
