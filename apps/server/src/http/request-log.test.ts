@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ResponseSerializationError } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { api, createTestContext, signedInUser, type TestContext } from '../../test/helpers.js';
+import { loggerOptions, redactUrl } from './request-log.js';
 
 let ctx: TestContext;
 let lines: Record<string, unknown>[] = [];
@@ -81,5 +84,53 @@ describe('request log', () => {
     });
     expect(again.statusCode).toBe(304);
     expect(lines).toEqual([]);
+  });
+
+  it('does not log invitation tokens, in the API or the web page path', async () => {
+    const secret = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefg';
+    const urls = [
+      { method: 'GET' as const, url: `/api/invitation/${secret}` },
+      { method: 'POST' as const, url: `/api/invitation/${secret}/accept` },
+      { method: 'GET' as const, url: `/invite/${secret}` },
+      { method: 'GET' as const, url: `/invite/${secret}?from=mail` },
+    ];
+    for (const { method, url } of urls) {
+      lines = [];
+      await api(ctx, {
+        method,
+        url,
+        ...(method === 'POST' ? { payload: { password: 'not checked here' } } : {}),
+      });
+      expect(lines.length, url).toBeGreaterThan(0);
+      expect(JSON.stringify(lines), url).not.toContain(secret);
+      const logged = (lines.at(-1)?.req as { url: string }).url;
+      expect(logged).toMatch(/^\/(api\/invitation|invite)\/\[redacted\]/);
+    }
+  });
+});
+
+describe('redactUrl', () => {
+  it('hides the token segment after /api/invitation/ and /invite/, keeps the rest', () => {
+    expect(redactUrl('/api/invitation/AbC-_123/accept')).toBe('/api/invitation/[redacted]/accept');
+    expect(redactUrl('/api/invitation/AbC-_123')).toBe('/api/invitation/[redacted]');
+    expect(redactUrl('/invite/AbC-_123?x=1&token=t')).toBe(
+      '/invite/[redacted]?x=1&token=[redacted]',
+    );
+    expect(redactUrl('/API/Invitation/AbC')).toBe('/API/Invitation/[redacted]');
+    expect(redactUrl('/api/user/invite')).toBe('/api/user/invite');
+    expect(redactUrl('/api/user/7/invite')).toBe('/api/user/7/invite');
+    expect(redactUrl('/media/a.jpg?sig=abc&exp=1')).toBe('/media/a.jpg?sig=[redacted]&exp=1');
+  });
+
+  it('redacts the URL an error carries when the error handler logs it', () => {
+    const options = loggerOptions({ logLevel: 'info' }, { write: () => undefined }) as {
+      serializers: { err: (err: Error) => Record<string, unknown> };
+    };
+    const cause = z.string().safeParse(1).error!;
+    const err = new ResponseSerializationError('GET', '/api/invitation/AbCdEfGh123', { cause });
+    const out = options.serializers.err(err);
+    expect(out.url).toBe('/api/invitation/[redacted]');
+    expect(out.message).toContain(err.message);
+    expect(JSON.stringify(out)).not.toContain('AbCdEfGh123');
   });
 });

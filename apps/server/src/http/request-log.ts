@@ -5,12 +5,28 @@ import type { Config } from '../config.js';
 
 const REDACTED = '[redacted]';
 
-/** Drops secrets that travel in URLs (media signatures) before a URL reaches the logs. */
+/**
+ * Drops secrets that travel in URLs before a URL reaches the logs: media signatures in the query,
+ * and invitation tokens in the path (the API's `/api/invitation/{token}…` and the web page
+ * `/invite/{token}`, which is served, and logged, by this server too).
+ */
 export function redactUrl(url: string): string {
-  return url.replace(
-    /([?&](?:sig|token|signature|X-Amz-Signature|X-Amz-Credential)=)[^&]*/gi,
-    `$1${REDACTED}`,
-  );
+  return url
+    .replace(
+      /([?&](?:sig|token|signature|X-Amz-Signature|X-Amz-Credential)=)[^&]*/gi,
+      `$1${REDACTED}`,
+    )
+    .replace(/(\/(?:api\/invitation|invite)\/)[^/?#]+/gi, `$1${REDACTED}`);
+}
+
+/**
+ * Errors logged by the error handler may carry the request's URL (a response that broke its
+ * contract names it): redacted like the request line's.
+ */
+function serializeError(err: Error): Record<string, unknown> {
+  const out = pino.stdSerializers.err(err) as unknown as Record<string, unknown>;
+  if (typeof out.url === 'string') out.url = redactUrl(out.url);
+  return out;
 }
 
 /**
@@ -53,6 +69,7 @@ export function loggerOptions(
         url: redactUrl(req.url),
         ip: req.ip,
       }),
+      err: serializeError,
     },
   };
 }
