@@ -94,7 +94,10 @@ function recipients(audience: Audience, f: Fanout) {
  * into the recipient's unread notification of uploads by the same actor to the same project
  * touched since `group.since` (count + 1, the newest event and upload); the insert then skips
  * whoever already holds the event. The update takes one row per member (the newest): two bumped
- * to one event would break the (user, event) key.
+ * to one event would break the (user, event) key. Its outer `where` repeats the unread and window
+ * tests: on PostgreSQL a row marked read by a transaction that commits while the update waits for
+ * its lock is re-checked against those alone (the subquery keeps its older snapshot), so it is
+ * left read, and the insert then gives that member a notification of their own.
  */
 export async function notify(
   trx: Database,
@@ -114,7 +117,9 @@ export async function notify(
           and n.kind = ${f.kind}
           and n.read_at is null
           and n.updated_at >= ${group.since}
-        group by n.user_id)`.execute(trx);
+        group by n.user_id)
+        and read_at is null
+        and updated_at >= ${group.since}`.execute(trx);
   await sql`insert into notifications
       (user_id, event_id, kind, reason, actor_id, project_id, upload_id, count,
        created_at, updated_at)

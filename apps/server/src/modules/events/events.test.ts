@@ -3,6 +3,7 @@
 // its notifications commit with the change they record or not at all.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso, writeTransaction, type Database } from '../../db/database.js';
 import { archiveProject, buildProject, buildUpload, buildUser } from '../../../test/factories.js';
@@ -253,6 +254,50 @@ describe('grouping uploads', () => {
     ]);
     const rows = await notificationsOf(follower.id);
     expect(rows.map((n) => Boolean(n.read))).toEqual([true, false, false, false]);
+  });
+
+  it('does not fold into a notification marked read while the upload waits for it', async () => {
+    const follower = await buildUser(ctx);
+    const actor = await buildUser(ctx);
+    const project = await buildProject(ctx);
+    await follow(follower.id, project.id);
+    await buildUpload(ctx, { projectId: project.id, creatorId: actor.id });
+    // Mark all read, held uncommitted while the next upload's fan-out reaches the row (on
+    // PostgreSQL it waits for the row's lock; SQLite runs one writer after the other).
+    let marked!: () => void;
+    let release!: () => void;
+    const isMarked = new Promise<void>((resolve) => (marked = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const reading = writeTransaction(ctx.db, async (trx) => {
+      await trx
+        .updateTable('notifications')
+        .set({ read_at: nowIso() })
+        .where('user_id', '=', follower.id)
+        .where('read_at', 'is', null)
+        .execute();
+      marked();
+      await released;
+    });
+    await isMarked;
+    const uploading = buildUpload(ctx, { projectId: project.id, creatorId: actor.id });
+    if (ctx.config.database.kind === 'postgres') {
+      const waiting = async () => {
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`.execute(ctx.db);
+        return rows[0]?.n ?? 0;
+      };
+      const deadline = Date.now() + 10_000;
+      while ((await waiting()) === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(await waiting()).toBeGreaterThan(0);
+    }
+    release();
+    await reading;
+    await uploading;
+    expect((await notificationsOf(follower.id)).map((n) => [n.count, Boolean(n.read)])).toEqual([
+      [1, true],
+      [1, false],
+    ]);
   });
 
   it('folds uploads made at once into one group per member, none lost or doubled', async () => {
