@@ -123,7 +123,7 @@ describe('redactUrl', () => {
   });
 
   it('redacts the URL an error carries when the error handler logs it', () => {
-    const options = loggerOptions({ logLevel: 'info' }, { write: () => undefined }) as {
+    const options = loggerOptions({ logLevel: 'info' }, { write: () => undefined }) as unknown as {
       serializers: { err: (err: Error) => Record<string, unknown> };
     };
     const cause = z.string().safeParse(1).error!;

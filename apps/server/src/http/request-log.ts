@@ -23,8 +23,8 @@ export function redactUrl(url: string): string {
  * Errors logged by the error handler may carry the request's URL (a response that broke its
  * contract names it): redacted like the request line's.
  */
-function serializeError(err: Error): Record<string, unknown> {
-  const out = pino.stdSerializers.err(err) as unknown as Record<string, unknown>;
+function serializeError(err: Error): pino.SerializedError {
+  const out = pino.stdSerializers.err(err);
   if (typeof out.url === 'string') out.url = redactUrl(out.url);
   return out;
 }
