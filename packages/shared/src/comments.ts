@@ -9,6 +9,8 @@ export const commentLimits = {
   pageMax: 100,
   /** Members `GET /api/user/mentionable` answers at most. */
   mentionableMax: 10,
+  /** Picked members' ids a comment request may carry (`mentions`). */
+  pickedMax: 50,
 } as const;
 
 /** Someone named in a comment: `active` is false once the account is deactivated. */
@@ -48,9 +50,26 @@ export const commentBodySchema = z
   })
   .regex(MULTI_LINE_TEXT, { error: 'The comment must not contain control characters.' });
 
-/** `POST /api/upload/{id}/comments` and `PATCH /api/comment/{id}`. */
+/**
+ * `POST /api/upload/{id}/comments` and `PATCH /api/comment/{id}`. `mentions` (optional, at most
+ * `commentLimits.pickedMax`) are the ids of the members the writer picked in the `@` list, newest
+ * first. They only settle a name two active members share: such a name mentions the picked one of
+ * them, and nobody when neither was picked (on an edit, the members the comment named before count
+ * as picked after these). Ids of members the text does not name are ignored; a name only one
+ * member has mentions them whatever is picked.
+ */
 export const commentRequestSchema = z.object(
-  { body: commentBodySchema },
+  {
+    body: commentBodySchema,
+    mentions: z
+      .array(idField('A picked member', 'mentions must hold member ids.'), {
+        error: 'mentions must be a list of member ids.',
+      })
+      .max(commentLimits.pickedMax, {
+        error: `A comment can pick at most ${commentLimits.pickedMax} members to mention.`,
+      })
+      .optional(),
+  },
   { error: 'The request must hold the comment as { "body": "…" }.' },
 );
 export type CommentRequest = z.input<typeof commentRequestSchema>;

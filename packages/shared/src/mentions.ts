@@ -8,6 +8,11 @@
  * with is taken, ignoring accents and case ("@zoe muller" names Zoë Müller), when it is followed by
  * the end of the text or a character that is not a letter or digit (so "@Ann Leeds" never names
  * Ann Lee, and "@Ann Lee," does). Anything else after an `@` is plain text.
+ *
+ * Two candidates may share a full name. Such a name is ambiguous: with `picked` (the ids the
+ * writer chose in the `@` list; the server passes them) it names the picked one among them, and
+ * nobody when none was picked; without `picked` (the web drawing a comment against the members
+ * the server says it names, who are all named) it names them in turn.
  */
 
 /** Someone a mention may name. */
@@ -72,10 +77,33 @@ function charAt(text: string, index: number): string {
   return code === undefined ? '' : String.fromCodePoint(code);
 }
 
+export interface MentionOptions {
+  /**
+   * The ids the writer picked in the `@` list, newest first: how an ambiguous name is resolved
+   * (the first picked one not named yet, else the first picked one; nobody when none is picked).
+   * Ids of members the text does not name change nothing, nor do picks for unambiguous names.
+   */
+  picked?: readonly number[];
+}
+
+/** Who an ambiguous name (every candidate in `sharing` spells it) names at one spot, if anyone. */
+function resolveAmbiguous<P extends MentionCandidate>(
+  sharing: readonly P[],
+  named: ReadonlySet<number>,
+  picked: readonly number[] | undefined,
+): P | undefined {
+  const order =
+    picked === undefined
+      ? sharing
+      : picked.flatMap((id) => sharing.filter((person) => person.id === id));
+  return order.find((person) => !named.has(person.id)) ?? order[0];
+}
+
 /** The mentions in `text`, in order, against `candidates` (who may be named). */
 export function findMentions<P extends MentionCandidate>(
   text: string,
   candidates: readonly P[],
+  options: MentionOptions = {},
 ): MentionSpan<P>[] {
   if (!text.includes('@') || candidates.length === 0) return [];
   // Candidates by the first folded character of their name, longest name first.
@@ -91,22 +119,29 @@ export function findMentions<P extends MentionCandidate>(
 
   const { folded, origins } = foldWithOrigins(text);
   const spans: MentionSpan<P>[] = [];
+  const named = new Set<number>();
   let from = 0;
   for (let at = folded.indexOf('@', from); at !== -1; at = folded.indexOf('@', from)) {
     from = at + 1;
     const start = origins[at] ?? 0;
     if (WORD.test(charBefore(text, start))) continue;
     const rest = at + 1;
-    const match = (byFirst.get(folded.charAt(rest)) ?? []).find(
+    const list = byFirst.get(folded.charAt(rest)) ?? [];
+    const match = list.find(
       ({ name }) =>
         folded.startsWith(name, rest) &&
         // The end of the text, or a character that does not continue the name's last word.
         !WORD.test(charAt(text, origins[rest + name.length] ?? text.length)),
     );
     if (!match) continue;
+    const sharing = list.filter(({ name }) => name === match.name).map(({ person }) => person);
+    const person =
+      sharing.length === 1 ? match.person : resolveAmbiguous(sharing, named, options.picked);
     const endFolded = rest + match.name.length;
-    spans.push({ start, end: origins[endFolded] ?? text.length, person: match.person });
     from = endFolded;
+    if (person === undefined) continue;
+    named.add(person.id);
+    spans.push({ start, end: origins[endFolded] ?? text.length, person });
   }
   return spans;
 }

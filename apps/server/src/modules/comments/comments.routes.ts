@@ -38,12 +38,7 @@ export function commentRoutes(app: FastifyInstance, deps: comments.CommentsDeps)
       },
     },
     async (req, reply) => {
-      const comment = await comments.addComment(
-        deps,
-        req.params.id,
-        req.body.body,
-        currentUser(req),
-      );
+      const comment = await comments.addComment(deps, req.params.id, req.body, currentUser(req));
       return reply.code(201).send(comment);
     },
   );
@@ -56,7 +51,7 @@ export function commentRoutes(app: FastifyInstance, deps: comments.CommentsDeps)
         response: { 200: commentSchema, ...errorResponses },
       },
     },
-    async (req) => comments.updateComment(deps, req.params.id, req.body.body, currentUser(req)),
+    async (req) => comments.updateComment(deps, req.params.id, req.body, currentUser(req)),
   );
   r.delete(
     '/api/comment/:id',

@@ -142,6 +142,8 @@ export interface NewComment {
   authorId: number;
   /** Validated text (`commentBodySchema`). */
   body: string;
+  /** Ids the writer picked in the `@` list, newest first (settle names two members share). */
+  picked?: readonly number[];
   /** When it was written; now unless given. */
   at?: string;
 }
@@ -169,7 +171,7 @@ export async function createComment(db: Database, input: NewComment): Promise<nu
       body: input.body,
       created_at: at,
     });
-    const mentionedIds = await findMentionedMembers(trx, input.body);
+    const mentionedIds = await findMentionedMembers(trx, input.body, input.picked);
     await repo.insertMentions(trx, commentId, mentionedIds);
     await recordComment(trx, {
       actorId: input.authorId,
@@ -185,14 +187,26 @@ export async function createComment(db: Database, input: NewComment): Promise<nu
   });
 }
 
+/** What a comment request holds once validated (`commentRequestSchema`). */
+export interface CommentText {
+  body: string;
+  /** Ids picked in the `@` list (see `commentRequestSchema`). */
+  mentions?: readonly number[] | undefined;
+}
+
 /** POST /api/upload/{id}/comments: the viewer comments on the upload; answers the comment. */
 export async function addComment(
   deps: CommentsDeps,
   uploadId: number,
-  body: string,
+  request: CommentText,
   viewer: AuthUser,
 ): Promise<Comment> {
-  const id = await createComment(deps.db, { uploadId, authorId: viewer.id, body });
+  const id = await createComment(deps.db, {
+    uploadId,
+    authorId: viewer.id,
+    body: request.body,
+    picked: request.mentions ?? [],
+  });
   return getComment(deps, id, viewer);
 }
 
@@ -220,15 +234,17 @@ async function lockComment(
 
 /**
  * PATCH /api/comment/{id}: the author changes the text (403 for anyone else), which marks it
- * edited. Its mentions are read again: members it newly names are notified (`recordMentions`),
- * those it no longer names are dropped. The same text again changes nothing.
+ * edited. Its mentions are read again (the members it named count as picked, after the request's
+ * picks): members it newly names are notified (`recordMentions`), those it no longer names are
+ * dropped. The same text again changes nothing.
  */
 export async function updateComment(
   deps: CommentsDeps,
   id: number,
-  body: string,
+  request: CommentText,
   viewer: AuthUser,
 ): Promise<Comment> {
+  const { body } = request;
   await writeTransaction(deps.db, async (trx) => {
     const current = await lockComment(trx, id, (comment) => {
       if (comment.author_id !== viewer.id)
@@ -237,8 +253,9 @@ export async function updateComment(
     if (current.body === body) return;
     const at = nowIso();
     await repo.updateCommentBody(trx, id, body, at);
-    const before = new Set(await repo.findMentionedIds(trx, id));
-    const after = await findMentionedMembers(trx, body);
+    const named = await repo.findMentionedIds(trx, id);
+    const before = new Set(named);
+    const after = await findMentionedMembers(trx, body, [...(request.mentions ?? []), ...named]);
     const added = after.filter((userId) => !before.has(userId));
     const removed = [...before].filter((userId) => !after.includes(userId));
     await repo.deleteMentions(trx, id, removed);

@@ -368,6 +368,91 @@ describe('mentions and notifications', () => {
   });
 });
 
+describe('a full name two active members share', () => {
+  let first: Member;
+  let second: Member;
+  beforeAll(async () => {
+    first = await signedInUser(ctx, { firstname: 'Sam', lastname: 'Twofold' });
+    second = await signedInUser(ctx, { firstname: 'Sam', lastname: 'Twofold' });
+  });
+  const ids = (c: Comment) => c.mentions.map((m) => m.id);
+  const mentionNotices = async (uploadId: number) =>
+    (await commentActivity(uploadId)).notifications.filter((n) => n.kind === 'mention');
+
+  it('mentions nobody without a pick (the uploader still hears of the comment)', async () => {
+    const id = await photo();
+    const created = await comment(id, '@Sam Twofold can you check?', bob);
+    expect(created.mentions).toEqual([]);
+    expect(await mentionNotices(id)).toEqual([]);
+    expect((await commentActivity(id)).notifications).toEqual([
+      { user_id: uploader.id, kind: 'comment.added', reason: 'uploader' },
+    ]);
+  });
+
+  it('mentions the member picked in the @ list, and only them', async () => {
+    for (const picked of [first, second]) {
+      const id = await photo();
+      const res = await post(
+        id,
+        { body: '@Sam Twofold can you check?', mentions: [picked.id] },
+        bob.token,
+      );
+      expect(res.statusCode, res.body).toBe(201);
+      expect(ids(res.json<Comment>())).toEqual([picked.id]);
+      expect(await mentionNotices(id)).toEqual([
+        { user_id: picked.id, kind: 'mention', reason: 'mentioned' },
+      ]);
+    }
+  });
+
+  it('leaves a name only one member has as it was, and ignores picks the text does not name', async () => {
+    const id = await photo();
+    const res = await post(
+      id,
+      { body: 'ask @Alice Archer', mentions: [first.id, second.id, 999_999] },
+      bob.token,
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    expect(ids(res.json<Comment>())).toEqual([alice.id]);
+    expect((await mentionNotices(id)).map((n) => n.user_id)).toEqual([alice.id]);
+  });
+
+  it('keeps the pick through an edit, and takes a new one', async () => {
+    const id = await photo();
+    const res = await post(id, { body: '@Sam Twofold look', mentions: [second.id] }, bob.token);
+    const created = res.json<Comment>();
+    expect(ids(created)).toEqual([second.id]);
+    // Edited without picks: the member the comment named stays named.
+    const kept = await patch(created.id, { body: '@Sam Twofold look, please' }, bob.token);
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(ids(kept.json<Comment>())).toEqual([second.id]);
+    // Picked anew: the other one, told; the first pick is dropped.
+    const changed = await patch(
+      created.id,
+      { body: '@Sam Twofold look, please!', mentions: [first.id] },
+      bob.token,
+    );
+    expect(ids(changed.json<Comment>())).toEqual([first.id]);
+    expect((await mentionNotices(id)).map((n) => n.user_id)).toEqual([second.id, first.id]);
+  });
+
+  it('refuses picks that are not a list of member ids, or too many, with 400', async () => {
+    const id = await photo();
+    const cases: [unknown, string][] = [
+      ['x', 'mentions must be a list of member ids.'],
+      [['x'], 'mentions must hold member ids.'],
+      [[0], 'A picked member must be a positive number.'],
+      [
+        Array.from({ length: commentLimits.pickedMax + 1 }, (_, i) => i + 1),
+        `A comment can pick at most ${commentLimits.pickedMax} members to mention.`,
+      ],
+    ];
+    for (const [mentions, message] of cases)
+      expectError(await post(id, { body: 'Hi', mentions }, bob.token), 400, message);
+    expect(await storedCount(id)).toBe(0);
+  });
+});
+
 describe('PATCH /api/comment/{id}', () => {
   it('lets the author change the text: marked edited, mentions recomputed', async () => {
     const carl = await buildUser(ctx, { firstname: 'Carl', lastname: 'Carpenter' });

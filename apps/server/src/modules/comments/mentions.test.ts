@@ -83,6 +83,48 @@ describe('findMentions', () => {
   });
 });
 
+describe('a full name two members share', () => {
+  const john = { id: 11, firstname: 'John', lastname: 'Smith' };
+  const jon = { id: 12, firstname: 'Jöhn', lastname: 'smith' };
+  const johnny = { id: 13, firstname: 'John', lastname: 'Smithson' };
+  const team: MentionCandidate[] = [john, jon, johnny, ann];
+
+  it('names nobody without a pick', () => {
+    expect(mentionedIds('@John Smith please look', team)).toEqual([]);
+    expect(mentionedIds('@John Smith please look', team, [99, ann.id])).toEqual([]);
+  });
+
+  it('names the picked one, at every spot the name is written', () => {
+    expect(mentionedIds('@John Smith please look', team, [jon.id])).toEqual([jon.id]);
+    expect(mentionedIds('@John Smith please look', team, [john.id])).toEqual([john.id]);
+    expect(mentionedIds('@John Smith, again @john smith', team, [jon.id])).toEqual([jon.id]);
+  });
+
+  it('names both when both were picked and the name is written twice, newest pick first', () => {
+    expect(mentionedIds('@John Smith and @John Smith', team, [jon.id, john.id])).toEqual([
+      jon.id,
+      john.id,
+    ]);
+    // Written once: the newest pick.
+    expect(mentionedIds('@John Smith', team, [john.id, jon.id])).toEqual([john.id]);
+  });
+
+  it('leaves names only one member has as they were, whatever is picked', () => {
+    expect(mentionedIds('@John Smithson and @Ann Lee', team, [john.id, jon.id])).toEqual([
+      johnny.id,
+      ann.id,
+    ]);
+    expect(mentionedIds('@John Smithson and @Ann Lee', team)).toEqual([johnny.id, ann.id]);
+  });
+
+  it('draws a comment that names both (no picks: the named in turn)', () => {
+    expect(spans('@John Smith and @John Smith', [john, jon])).toEqual([
+      ['@John Smith', 11],
+      ['@John Smith', 12],
+    ]);
+  });
+});
+
 describe('findMentionedMembers (against the workspace)', () => {
   let ctx: TestContext;
   beforeAll(async () => {
@@ -95,5 +137,17 @@ describe('findMentionedMembers (against the workspace)', () => {
     await buildUser(ctx, { firstname: 'Dora', lastname: 'Gone', isActive: false });
     expect(await findMentionedMembers(ctx.db, '@zoe muller and @Dora Gone')).toEqual([active.id]);
     expect(await findMentionedMembers(ctx.db, '@Nobody Known')).toEqual([]);
+  });
+
+  it('settles a shared name by the pick, among active members only', async () => {
+    const first = await buildUser(ctx, { firstname: 'Twin', lastname: 'Namesake' });
+    const second = await buildUser(ctx, { firstname: 'Twin', lastname: 'Namesake' });
+    const gone = await buildUser(ctx, { firstname: 'Solo', lastname: 'Namesake' });
+    await buildUser(ctx, { firstname: 'Solo', lastname: 'Namesake', isActive: false });
+    expect(await findMentionedMembers(ctx.db, '@Twin Namesake')).toEqual([]);
+    expect(await findMentionedMembers(ctx.db, '@Twin Namesake', [second.id])).toEqual([second.id]);
+    expect(await findMentionedMembers(ctx.db, '@Twin Namesake', [first.id])).toEqual([first.id]);
+    // A deactivated namesake does not make a name ambiguous.
+    expect(await findMentionedMembers(ctx.db, '@Solo Namesake')).toEqual([gone.id]);
   });
 });

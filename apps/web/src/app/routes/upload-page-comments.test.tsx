@@ -367,6 +367,42 @@ describe('mentioning with @', () => {
     expect(field).toHaveFocus();
   });
 
+  it('sends the member picked from two with the same name, while the text names them', async () => {
+    const twins = [
+      { id: 21, firstname: 'Sam', lastname: 'Twofold' },
+      { id: 22, firstname: 'Sam', lastname: 'Twofold' },
+    ];
+    const { user, server } = renderThread(page([]), {
+      api: {
+        'GET /api/user/mentionable': { body: twins },
+        'POST /api/upload/7/comments': { status: 201, body: makeComment({ id: 8 }) },
+      },
+    });
+    const field = await screen.findByRole('combobox', { name: 'Comment' });
+    await user.type(field, '@sa');
+    await screen.findByRole('listbox');
+    await user.keyboard('{ArrowDown}{Enter}look');
+    expect(field).toHaveValue('@Sam Twofold look');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(server.callsTo('POST /api/upload/7/comments')[0]?.body).toEqual({
+      body: '@Sam Twofold look',
+      mentions: [22],
+    });
+    await waitFor(() => expect(field).toHaveValue(''));
+
+    // A pick whose name left the text is not sent.
+    await user.type(field, '@sa');
+    await screen.findByRole('listbox');
+    await user.keyboard('{Enter}');
+    await user.clear(field);
+    await user.type(field, 'Never mind');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(server.callsTo('POST /api/upload/7/comments')).toHaveLength(2));
+    expect(server.callsTo('POST /api/upload/7/comments')[1]?.body).toEqual({
+      body: 'Never mind',
+    });
+  });
+
   it('does not open for an email address, and Enter is a new line without a list', async () => {
     const { user, server } = renderThread(page([]), {
       api: { 'GET /api/user/mentionable': { body: people } },
@@ -414,6 +450,25 @@ describe('editing and deleting', () => {
     expect(server.callsTo('PATCH /api/comment/2')[0]?.body).toEqual({ body: 'First draft' });
     expect(screen.queryByRole('combobox', { name: 'Edit comment' })).not.toBeInTheDocument();
     await waitFor(() => expect(screen.getByRole('button', { name: 'Edit' })).toHaveFocus());
+  });
+
+  it('keeps the members the comment names picked through an edit', async () => {
+    const named = makeComment({
+      ...own,
+      body: '@Sam Twofold look',
+      mentions: [{ id: 22, firstname: 'Sam', lastname: 'Twofold', active: true }],
+    });
+    const { user, server } = renderThread(page([named]), {
+      api: { 'PATCH /api/comment/2': { body: { ...named, body: '@Sam Twofold look!' } } },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    await user.type(screen.getByRole('combobox', { name: 'Edit comment' }), '!');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(server.callsTo('PATCH /api/comment/2')).toHaveLength(1));
+    expect(server.callsTo('PATCH /api/comment/2')[0]?.body).toEqual({
+      body: '@Sam Twofold look!',
+      mentions: [22],
+    });
   });
 
   it('cancels an edit with Cancel or Escape, changing nothing', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertMention, mentionQueryAt } from './mention-query';
+import { addPick, insertMention, mentionQueryAt, pickedIds } from './mention-query';
 
 describe('mentionQueryAt', () => {
   it('finds the name being typed after an @ at the caret', () => {
@@ -42,5 +42,21 @@ describe('insertMention', () => {
       text: '@Ann Lee , ok',
       caret: 9,
     });
+  });
+});
+
+describe('pickedIds', () => {
+  const first = { id: 21, firstname: 'Sam', lastname: 'Twofold' };
+  const second = { id: 22, firstname: 'Sam', lastname: 'Twofold' };
+  const zoe = { id: 5, firstname: 'Zoë', lastname: 'Müller' };
+
+  it('keeps the picks the text still names, newest first', () => {
+    const picked = addPick(addPick(addPick([], zoe), first), second);
+    expect(picked.map((p) => p.id)).toEqual([22, 21, 5]);
+    expect(pickedIds('@Sam Twofold and @zoe muller', picked)).toEqual([22, 5]);
+    expect(pickedIds('@Sam Twofold and @Sam Twofold', picked)).toEqual([22, 21]);
+    expect(pickedIds('nobody now', picked)).toEqual([]);
+    // Picked again: to the front, once.
+    expect(addPick(picked, first).map((p) => p.id)).toEqual([21, 22, 5]);
   });
 });

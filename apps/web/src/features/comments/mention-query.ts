@@ -1,3 +1,5 @@
+import { commentLimits, findMentions, type MentionCandidate } from '@sitelog/shared';
+
 /** What is being typed after an `@`, where the caret is: the text to complete and where it is. */
 export interface MentionQuery {
   /** The index of the `@`. */
@@ -42,4 +44,22 @@ export function insertMention(
   const spaced = rest.startsWith(' ') ? name : `${name} `;
   const caret = at.start + spaced.length + (rest.startsWith(' ') ? 1 : 0);
   return { text: text.slice(0, at.start) + spaced + rest, caret };
+}
+
+/** The members picked in the `@` list, newest first: `person` moves to the front. */
+export function addPick<P extends MentionCandidate>(picked: readonly P[], person: P): P[] {
+  return [person, ...picked.filter((p) => p.id !== person.id)];
+}
+
+/**
+ * What a comment request's `mentions` holds: the ids of the picked members whose `@Name` the text
+ * still holds (newest pick first, at most `commentLimits.pickedMax`). The server needs them only
+ * to tell apart two members with the same name; of two such picks written once, the newest counts.
+ */
+export function pickedIds(text: string, picked: readonly MentionCandidate[]): number[] {
+  const named = new Set(findMentions(text, picked).map((span) => span.person.id));
+  return picked
+    .filter((p) => named.has(p.id))
+    .map((p) => p.id)
+    .slice(0, commentLimits.pickedMax);
 }

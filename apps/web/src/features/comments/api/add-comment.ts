@@ -4,7 +4,7 @@ import { api } from '@/lib/api-client';
 import { extraKeys, invalidateKeys, type ExtraInvalidations } from '@/lib/invalidate';
 import { commentKeys } from './keys';
 
-/** POST /api/upload/{id}/comments with `{ body }`: answers the new comment (201). */
+/** POST /api/upload/{id}/comments with `{ body, mentions? }`: answers the new comment (201). */
 export const addComment = (uploadId: number, body: CommentRequest) =>
   api.post(`/api/upload/${uploadId}/comments`, commentSchema, body);
 

@@ -4,7 +4,9 @@ import type { CommentPage } from '@sitelog/shared';
 import { api } from '@/lib/api-client';
 import { commentKeys } from './keys';
 
-/** PATCH /api/comment/{id} with `{ body }`: the author's new text; answers the comment. */
+/**
+ * PATCH /api/comment/{id} with `{ body, mentions? }`: the author's new text; answers the comment.
+ */
 export const updateComment = (id: number, body: CommentRequest) =>
   api.patch(`/api/comment/${id}`, commentSchema, body);
 
@@ -27,7 +29,7 @@ function replaceInThread(
 export const useUpdateComment = (uploadId: number) => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: number; body: string }) => updateComment(id, { body }),
+    mutationFn: ({ id, ...request }: CommentRequest & { id: number }) => updateComment(id, request),
     onSuccess: (comment) => {
       queryClient.setQueryData<InfiniteData<CommentPage, number | undefined>>(
         commentKeys.thread(uploadId),

@@ -3,13 +3,19 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import { commentLimits, type Comment, type CommentRequest } from '@sitelog/shared';
+import {
+  commentLimits,
+  type Comment,
+  type CommentRequest,
+  type MentionCandidate,
+} from '@sitelog/shared';
 import { useState, type Ref } from 'react';
 import { useCharacterLimit } from '@/components/character-limit';
 import { errorMessage } from '@/lib/api-client';
 import type { ExtraInvalidations } from '@/lib/invalidate';
 import { useOnline } from '@/lib/use-online';
 import { useAddComment } from '../api/add-comment';
+import { addPick, pickedIds } from '../mention-query';
 import { MentionField } from './mention-field';
 
 /** "Ctrl+Enter", or "⌘+Enter" on a Mac (what the shortcut is on this keyboard). */
@@ -23,10 +29,17 @@ export function sendShortcut(): string {
 export const canSendText = (text: string) =>
   text.trim() !== '' && text.trim().length <= commentLimits.bodyMax;
 
+/** A comment request: the text, and the members picked in the `@` list that it still names. */
+export function commentRequest(text: string, picked: readonly MentionCandidate[]): CommentRequest {
+  const mentions = pickedIds(text, picked);
+  return mentions.length > 0 ? { body: text, mentions } : { body: text };
+}
+
 /**
  * The field under a thread: write, mention with `@`, send (the button or Ctrl/⌘+Enter). The text
  * stays until the server has stored it: a failure shows its message and keeps every word, and
- * offline the button waits for the connection.
+ * offline the button waits for the connection. The members picked in the `@` list go with the
+ * text (they tell apart two members with the same name).
  */
 export function CommentComposer({
   uploadId,
@@ -39,6 +52,7 @@ export function CommentComposer({
   inputRef?: Ref<HTMLTextAreaElement>;
 }) {
   const [text, setText] = useState('');
+  const [picked, setPicked] = useState<MentionCandidate[]>([]);
   const add = useAddComment(uploadId, { invalidate });
   const online = useOnline();
   const limit = useCharacterLimit(
@@ -51,7 +65,12 @@ export function CommentComposer({
 
   const send = () => {
     if (!ready || add.isPending) return;
-    add.mutate({ body: text }, { onSuccess: () => setText('') });
+    add.mutate(commentRequest(text, picked), {
+      onSuccess: () => {
+        setText('');
+        setPicked([]);
+      },
+    });
   };
 
   return (
@@ -74,6 +93,7 @@ export function CommentComposer({
             if (add.isError) add.reset();
           }}
           onSubmit={send}
+          onPick={(person) => setPicked((list) => addPick(list, person))}
           error={limit.error}
           helperText={limit.helperText}
           minRows={2}

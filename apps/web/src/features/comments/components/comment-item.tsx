@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { commentLimits, type Comment } from '@sitelog/shared';
+import { commentLimits, type Comment, type MentionCandidate } from '@sitelog/shared';
 import { useId, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useCharacterLimit } from '@/components/character-limit';
@@ -17,11 +17,15 @@ import { useOnline } from '@/lib/use-online';
 import { useUpdateComment } from '../api/update-comment';
 import { formatCommentFullTime, formatCommentTime } from '../format-comment-time';
 import { CommentBody } from './comment-body';
-import { canSendText, sendShortcut } from './comment-composer';
+import { addPick } from '../mention-query';
+import { canSendText, commentRequest, sendShortcut } from './comment-composer';
 import { DeleteCommentDialog } from './delete-comment-dialog';
 import { MentionField } from './mention-field';
 
-/** The author's edit of a comment, in place: Save (or Ctrl/⌘+Enter), Cancel (or Escape). */
+/**
+ * The author's edit of a comment, in place: Save (or Ctrl/⌘+Enter), Cancel (or Escape). The
+ * members it names, and those picked in the `@` list, go with the text while it names them.
+ */
 function CommentEditor({
   comment,
   onDone,
@@ -31,6 +35,8 @@ function CommentEditor({
   onDone: () => void;
 }) {
   const [text, setText] = useState(comment.body);
+  // The members the comment names count as picked: a name two members share stays theirs.
+  const [picked, setPicked] = useState<MentionCandidate[]>(comment.mentions);
   const update = useUpdateComment(comment.uploadId);
   const online = useOnline();
   const limit = useCharacterLimit(text, commentLimits.bodyMax, 'A comment');
@@ -38,7 +44,7 @@ function CommentEditor({
   const save = () => {
     if (!ready || update.isPending) return;
     if (text.trim() === comment.body) return onDone();
-    update.mutate({ id: comment.id, body: text }, { onSuccess: onDone });
+    update.mutate({ id: comment.id, ...commentRequest(text, picked) }, { onSuccess: onDone });
   };
   return (
     <Box
@@ -60,6 +66,7 @@ function CommentEditor({
             if (update.isError) update.reset();
           }}
           onSubmit={save}
+          onPick={(person) => setPicked((list) => addPick(list, person))}
           onEscape={() => {
             if (!update.isPending) onDone();
           }}

@@ -39,6 +39,8 @@ interface MentionFieldProps {
   minRows?: number;
   /** The field itself (to focus it from outside). */
   inputRef?: Ref<HTMLTextAreaElement>;
+  /** A member was chosen from the list (their `@Name` is in the text now). */
+  onPick?: (person: PersonRef) => void;
 }
 
 const fullName = (person: PersonRef) => `${person.firstname} ${person.lastname}`;
@@ -63,6 +65,7 @@ export function MentionField({
   placeholder,
   minRows = 3,
   inputRef,
+  onPick,
 }: MentionFieldProps) {
   const listboxId = useId();
   const fieldRef = useRef<HTMLTextAreaElement | null>(null);
@@ -113,6 +116,7 @@ export function MentionField({
     // The name is complete: what is typed after it is not looked up as more of it.
     setDismissedAt(typing.start);
     onChange(next.text);
+    onPick?.(person);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
