@@ -1,6 +1,7 @@
 import type { AppEvent, EventPage, Profile } from '@sitelog/shared';
-import { configure, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, configure, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { UNREAD_POLL_MS } from '@/features/notifications/api/get-unread-count';
 import { aisha, ben, makeEvent } from '@/features/notifications/test/make-activity';
 import { makeProject, makeRow } from '@/features/projects/test/make-project';
 import { jsonError, type MockRequest } from '@/test/mock-api';
@@ -65,6 +66,10 @@ const choices = {
     },
   },
 };
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('/events', () => {
   it('is the side menu’s Events: the team’s timeline under a heading per day', async () => {
@@ -219,6 +224,49 @@ describe('/events', () => {
     fail = false;
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('list', { name: 'Today' })).toBeInTheDocument();
+  });
+
+  it('is asked again when the bell’s count moves, and keeps the events with a note when that fails', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let unread = 1;
+    let answer: () => ReturnType<typeof jsonError> | { body: EventPage } = () => ({
+      body: page([yesterday]),
+    });
+    const { user } = renderApp('/events', {
+      signedInAs: member,
+      api: {
+        'GET /api/events': () => answer(),
+        'GET /api/notifications/unread': () => ({
+          body: { count: unread },
+          headers: { ETag: `"unread-${unread}"` },
+        }),
+      },
+    });
+    const banner = await screen.findByRole('banner');
+    await within(banner).findByRole('link', { name: 'Notifications, 1 unread' });
+    expect(await screen.findByRole('list', { name: 'Yesterday' })).toBeInTheDocument();
+    const nextPoll = () => act(() => vi.advanceTimersByTimeAsync(UNREAD_POLL_MS));
+
+    // Something happened: the timeline shows it without a reload.
+    unread = 2;
+    answer = () => ({ body: page([today, yesterday]) });
+    await nextPoll();
+    expect(await screen.findByRole('list', { name: 'Today' })).toBeInTheDocument();
+
+    // The next refresh fails: the events stay, with a note and RETRY instead of the error screen.
+    unread = 3;
+    answer = () => jsonError(403, 'forbidden', 'Not allowed right now.');
+    await nextPoll();
+    const note = await screen.findByRole('alert');
+    expect(note).toHaveTextContent(
+      'Could not refresh the events; showing them as last loaded. Not allowed right now.',
+    );
+    expect(screen.queryByText('Could not load the events')).not.toBeInTheDocument();
+    expect(screen.getByRole('list', { name: 'Today' })).toBeInTheDocument();
+    answer = () => ({ body: page([today, yesterday]) });
+    await user.click(within(note).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+    expect(screen.getByRole('list', { name: 'Yesterday' })).toBeInTheDocument();
   });
 
   it('says it is offline instead of loading forever', async () => {

@@ -1,7 +1,9 @@
-import type { AppNotification, NotificationPage } from '@sitelog/shared';
-import { configure, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import type { AppNotification, Comment, NotificationPage } from '@sitelog/shared';
+import { act, configure, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { UNREAD_POLL_MS } from '@/features/notifications/api/get-unread-count';
 import { aisha, ben, makeNotification } from '@/features/notifications/test/make-activity';
+import { makeUpload } from '@/features/uploads/test/upload-fixtures';
 import { jsonError, type MockRequest } from '@/test/mock-api';
 import { setBrowserOnline } from '@/test/online';
 import { member, renderApp } from '@/test/render-app';
@@ -46,6 +48,13 @@ const unreadAnswer = (count: number) => ({
 
 const list = () => screen.findByRole('list', { name: 'Notifications' });
 const rows = async () => within(await list()).getAllByRole('link');
+
+/** The bell's next poll, a few seconds on. */
+const nextPoll = () => act(() => vi.advanceTimersByTimeAsync(UNREAD_POLL_MS));
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('/notifications', () => {
   it('lists notifications newest first as sentences, unread ones marked, with thumbnails and times', async () => {
@@ -136,6 +145,40 @@ describe('/notifications', () => {
     await within(banner).findByRole('link', { name: 'Notifications, 1 unread' });
   });
 
+  it('opens the photo with its thread asked again: the comment it names is there', async () => {
+    const said = (id: number, body: string): Comment => ({
+      id,
+      uploadId: 55,
+      author: ben,
+      body,
+      createdAt: new Date(Date.now() - id * 60_000).toISOString(),
+      editedAt: null,
+      mentions: [],
+      canEdit: false,
+      canDelete: false,
+    });
+    let thread = [said(1, 'First look at the slab.')];
+    const { user, router } = renderApp('/upload/55', {
+      signedInAs: member,
+      api: {
+        'GET /api/upload/full/55': { body: makeUpload({ id: 55, name: 'Slab pour' }) },
+        'GET /api/upload/55/comments': () => ({
+          body: { comments: thread, count: thread.length, next: null },
+        }),
+        'GET /api/notifications': { body: page([comment]) },
+        'POST /api/notifications/31/read': { body: { count: 0 } },
+      },
+    });
+    expect(await screen.findByText('First look at the slab.')).toBeInTheDocument();
+    // The member goes to their notifications; meanwhile Ben comments.
+    await act(() => router.navigate('/notifications'));
+    thread = [...thread, said(2, 'Who fixes the crack by the column?')];
+    const [row] = await rows();
+    await user.click(row!);
+    expect(router.state.location.pathname).toBe('/upload/55');
+    expect(await screen.findByText('Who fixes the crack by the column?')).toBeInTheDocument();
+  });
+
   it('opening a read one asks nothing', async () => {
     const { user, router, server } = renderApp('/notifications', {
       signedInAs: member,
@@ -196,6 +239,95 @@ describe('/notifications', () => {
     await within(screen.getByRole('banner')).findByRole('link', {
       name: 'Notifications, 1 unread',
     });
+  });
+
+  it('asks for the list again when the bell’s count rises or falls, without a reload', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let unread = 1;
+    let shown = [photos];
+    const { server } = renderApp('/notifications', {
+      signedInAs: member,
+      api: {
+        'GET /api/notifications': () => ({ body: page(shown) }),
+        'GET /api/notifications/unread': () => unreadAnswer(unread),
+      },
+    });
+    const banner = await screen.findByRole('banner');
+    await within(banner).findByRole('link', { name: 'Notifications, 1 unread' });
+    expect(await rows()).toHaveLength(1);
+    const fetches = server.callsTo('GET /api/notifications').length;
+
+    // The same count: the list is not asked again.
+    await nextPoll();
+    await waitFor(() => expect(server.callsTo('GET /api/notifications/unread')).toHaveLength(2));
+    expect(server.callsTo('GET /api/notifications')).toHaveLength(fetches);
+
+    // A comment arrives: the bell rises and the list shows it.
+    unread = 2;
+    shown = [comment, photos];
+    await nextPoll();
+    await within(banner).findByRole('link', { name: 'Notifications, 2 unread' });
+    await waitFor(async () => expect(await rows()).toHaveLength(2));
+    expect((await rows())[0]).toHaveTextContent('Ben Ray commented on Slab pour');
+
+    // Both read in another tab: the bell falls and the rows are no longer marked unread.
+    unread = 0;
+    shown = [comment, photos].map((n) => ({ ...n, read: true }));
+    await nextPoll();
+    await within(banner).findByRole('link', { name: 'Notifications' });
+    await waitFor(async () => {
+      for (const row of await rows()) expect(row).not.toHaveTextContent('Unread');
+    });
+  });
+
+  it('offers MARK ALL AS READ when the bell counts unread ones the rows shown do not', async () => {
+    renderApp('/notifications', {
+      signedInAs: member,
+      api: {
+        // The list as loaded: everything read (a notification arrived since).
+        'GET /api/notifications': { body: page([archived]) },
+        'GET /api/notifications/unread': unreadAnswer(1),
+      },
+    });
+    await within(await screen.findByRole('banner')).findByRole('link', {
+      name: 'Notifications, 1 unread',
+    });
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Mark all as read' })).toBeEnabled(),
+    );
+  });
+
+  it('keeps the rows with a note and RETRY when a refresh fails', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let unread = 1;
+    let fail = false;
+    const { user } = renderApp('/notifications', {
+      signedInAs: member,
+      api: {
+        'GET /api/notifications': () =>
+          fail
+            ? jsonError(403, 'forbidden', 'Not allowed right now.')
+            : { body: page(unread === 1 ? [photos] : [comment, photos]) },
+        'GET /api/notifications/unread': () => unreadAnswer(unread),
+      },
+    });
+    await within(await screen.findByRole('banner')).findByRole('link', {
+      name: 'Notifications, 1 unread',
+    });
+    expect(await rows()).toHaveLength(1);
+    fail = true;
+    unread = 2;
+    await nextPoll();
+    const note = await screen.findByRole('alert');
+    expect(note).toHaveTextContent(
+      'Could not refresh the notifications; showing them as last loaded. Not allowed right now.',
+    );
+    expect(screen.queryByText('Could not load your notifications')).not.toBeInTheDocument();
+    expect(await rows()).toHaveLength(1);
+    fail = false;
+    await user.click(within(note).getByRole('button', { name: 'Retry' }));
+    await waitFor(async () => expect(await rows()).toHaveLength(2));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('loads older ones with LOAD MORE, by the last page’s cursor', async () => {

@@ -27,6 +27,9 @@ export const commentThreadOptions = (uploadId: number) =>
     queryFn: ({ pageParam, signal }) => getComments(uploadId, pageParam, signal),
     initialPageParam: undefined as number | undefined,
     getNextPageParam: (last: CommentPage) => last.next ?? undefined,
+    // Asked again each time the thread is shown: a notification or the bell may have brought
+    // the reader here for a comment written since the thread was last loaded.
+    staleTime: 0,
     select: (data: InfiniteData<CommentPage, number | undefined>): CommentThreadData => ({
       comments: data.pages.flatMap((page) => page.comments),
       // The newest page knows the latest total.

@@ -1,5 +1,5 @@
 import type { UnreadCount } from '@sitelog/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { getIfChanged } from '@/lib/api-client';
 import { notificationKeys } from './keys';
 
@@ -40,6 +40,18 @@ export async function getUnreadCount(
 }
 
 /**
+ * The count moved (a notification arrived, or was read in another tab): the list and the
+ * timeline cached under the default stale time would show the old state, so they are asked
+ * again (the ones on screen at once, the others when next shown).
+ */
+function refreshActivity(queryClient: QueryClient): Promise<unknown> {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: notificationKeys.list() }),
+    queryClient.invalidateQueries({ queryKey: notificationKeys.eventLists() }),
+  ]);
+}
+
+/**
  * The unread count, polled every few seconds while the tab is visible (TanStack Query pauses the
  * interval in a hidden tab and every request offline), and at once when the tab is shown again
  * or the connection returns. A failed poll keeps the last count; the next one tries again.
@@ -48,8 +60,12 @@ export function useUnreadCountPolling(enabled: boolean) {
   const queryClient = useQueryClient();
   return useQuery({
     queryKey: notificationKeys.unread(),
-    queryFn: ({ signal }) =>
-      getUnreadCount(queryClient.getQueryData<UnreadState>(notificationKeys.unread()), signal),
+    queryFn: async ({ signal }) => {
+      const last = queryClient.getQueryData<UnreadState>(notificationKeys.unread());
+      const next = await getUnreadCount(last, signal);
+      if (last && last.count !== next.count) void refreshActivity(queryClient);
+      return next;
+    },
     enabled,
     staleTime: 0,
     retry: false,

@@ -13,6 +13,7 @@ import type { EventsFilter } from '../api/keys';
 import { formatDayHeading, localDayKey } from '../activity-time';
 import { ActivityItem, ActivityList } from './activity-item';
 import { LoadMore } from './load-more';
+import { RefreshError } from './refresh-error';
 
 interface Day {
   key: string;
@@ -71,7 +72,8 @@ export function EventsTimeline({
   const filtered = filter.project !== null || filter.actor !== null;
 
   if (events.isPending) return <ListSkeleton rows={8} label="Loading events…" />;
-  if (events.isError && !events.isFetchNextPageError)
+  // The full error only when nothing loaded; a failed refresh keeps the events (see below).
+  if (events.isLoadingError)
     return (
       <ErrorState
         error={events.error}
@@ -80,23 +82,37 @@ export function EventsTimeline({
         retrying={events.isFetching}
       />
     );
+  const refreshError = events.isRefetchError ? (
+    <RefreshError
+      error={events.error}
+      what="events"
+      onRetry={() => void events.refetch()}
+      retrying={events.isFetching}
+    />
+  ) : null;
   if (events.data.length === 0)
-    return filtered ? (
-      <EmptyState
-        icon={<EventNoteOutlined />}
-        message="No events match these filters"
-        description="Try another project or person, or clear the filters."
-        action={<Button onClick={onClearFilters}>Clear filters</Button>}
-      />
-    ) : (
-      <EmptyState
-        icon={<EventNoteOutlined />}
-        message="Nothing has happened yet"
-        description="New photos, comments and project changes across the team will show here."
-      />
+    return (
+      <>
+        {refreshError}
+        {filtered ? (
+          <EmptyState
+            icon={<EventNoteOutlined />}
+            message="No events match these filters"
+            description="Try another project or person, or clear the filters."
+            action={<Button onClick={onClearFilters}>Clear filters</Button>}
+          />
+        ) : (
+          <EmptyState
+            icon={<EventNoteOutlined />}
+            message="Nothing has happened yet"
+            description="New photos, comments and project changes across the team will show here."
+          />
+        )}
+      </>
     );
   return (
     <>
+      {refreshError}
       {groupByDay(events.data).map((day) => (
         <DayGroup key={day.key} day={day} viewerId={viewer.id} />
       ))}

@@ -19,7 +19,7 @@ export const badgeText = (count: number) => (count > 99 ? '99+' : String(count))
  * The unread count as the cache holds it. The bell only reads it: the poll that fills it
  * (`UnreadPoller`) is a lazy chunk, so the shell's first download carries just this button.
  */
-function useCachedUnreadCount(): number {
+export function useCachedUnreadCount(): number {
   const queryClient = useQueryClient();
   const subscribe = useCallback(
     (onChange: () => void) => queryClient.getQueryCache().subscribe(onChange),

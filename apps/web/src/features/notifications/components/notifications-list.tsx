@@ -10,19 +10,25 @@ import { useMarkAllNotificationsRead } from '../api/mark-all-notifications-read'
 import { useMarkNotificationRead } from '../api/mark-notification-read';
 import { ActivityItem, ActivityList } from './activity-item';
 import { LoadMore } from './load-more';
+import { useCachedUnreadCount } from './notification-bell';
+import { RefreshError } from './refresh-error';
 
 /**
- * MARK ALL AS READ, while something is unread. It shares the list's query, so it knows the count
- * the list was answered with (lowered at once as items are read). A failure (the notifications
- * are shown unread again) goes to `onError`, for the page to say.
+ * MARK ALL AS READ, while something is unread: by the bell's polled count, the count the list
+ * was answered with (both lowered at once as items are read) or a row shown unread. The poll may
+ * know of a notification before the list is asked again, and the rows shown are only the pages
+ * loaded. A failure (the notifications are shown unread again) goes to `onError`, for the page
+ * to say.
  */
 export function MarkAllReadButton({ onError }: { onError: (error: unknown) => void }) {
   const list = useNotifications();
+  const polled = useCachedUnreadCount();
   const markAll = useMarkAllNotificationsRead();
-  if (!list.isSuccess) return null;
+  if (!list.isSuccess && polled === 0) return null;
   const anyUnread =
-    (list.data.pages[0]?.unread ?? 0) > 0 ||
-    list.data.pages.some((page) => page.notifications.some((item) => !item.read));
+    polled > 0 ||
+    (list.data?.pages[0]?.unread ?? 0) > 0 ||
+    (list.data?.pages.some((page) => page.notifications.some((item) => !item.read)) ?? false);
   return (
     <Button
       variant="outlined"
@@ -47,7 +53,8 @@ export function NotificationsList() {
   const markRead = useMarkNotificationRead();
 
   if (list.isPending) return <ListSkeleton rows={6} label="Loading notifications…" />;
-  if (list.isError && !list.isFetchNextPageError)
+  // The full error only when nothing loaded; a failed refresh keeps the rows (see below).
+  if (list.isLoadingError)
     return (
       <ErrorState
         error={list.error}
@@ -61,16 +68,28 @@ export function NotificationsList() {
   const notifications = list.data.pages
     .flatMap((page) => page.notifications)
     .filter((item) => !seen.has(item.id) && Boolean(seen.add(item.id)));
+  const refreshError = list.isRefetchError ? (
+    <RefreshError
+      error={list.error}
+      what="notifications"
+      onRetry={() => void list.refetch()}
+      retrying={list.isFetching}
+    />
+  ) : null;
   if (notifications.length === 0)
     return (
-      <EmptyState
-        icon={<NotificationsNoneOutlined />}
-        message="You're all caught up"
-        description="Comments on your photos, mentions of you, and new photos and changes in the projects you follow will show here."
-      />
+      <>
+        {refreshError}
+        <EmptyState
+          icon={<NotificationsNoneOutlined />}
+          message="You're all caught up"
+          description="Comments on your photos, mentions of you, and new photos and changes in the projects you follow will show here."
+        />
+      </>
     );
   return (
     <>
+      {refreshError}
       <ActivityList label="Notifications">
         {notifications.map((notification) => (
           <ActivityItem
