@@ -39,7 +39,10 @@ export const eventSchema = z.object({
   actor: commentPersonSchema,
   project: projectRef,
   upload: uploadRef.nullable(),
-  /** For comments and mentions: the start of the comment's text, as written then. */
+  /**
+   * For comments and mentions: the start of the comment's text, as it reads now (an edit rewrites
+   * it; a deleted comment's events and notifications are gone).
+   */
   excerpt: z.string().nullable(),
   /** For `mention`: who was mentioned. */
   mentioned: commentPersonSchema.nullable(),

@@ -8,7 +8,12 @@ import {
 import { nowIso, writeTransaction, type Database } from '../../db/database.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import type { AuthUser } from '../auth/auth.service.js';
-import { recordComment, recordMentions } from '../events/events.service.js';
+import {
+  forgetComment,
+  recordComment,
+  recordMentions,
+  reviseComment,
+} from '../events/events.service.js';
 import { lockOpenProjects, projectArchived } from '../projects/projects.service.js';
 import * as repo from './comments.repository.js';
 import { findMentionedMembers } from './mentions.js';
@@ -236,7 +241,8 @@ async function lockComment(
  * PATCH /api/comment/{id}: the author changes the text (403 for anyone else), which marks it
  * edited. Its mentions are read again (the members it named count as picked, after the request's
  * picks): members it newly names are notified (`recordMentions`), those it no longer names are
- * dropped. The same text again changes nothing.
+ * dropped with their mention's event and notification, and its events keep the new text
+ * (`reviseComment`). The same text again changes nothing.
  */
 export async function updateComment(
   deps: CommentsDeps,
@@ -260,6 +266,7 @@ export async function updateComment(
     const removed = [...before].filter((userId) => !after.includes(userId));
     await repo.deleteMentions(trx, id, removed);
     await repo.insertMentions(trx, id, added);
+    await reviseComment(trx, { commentId: id, text: body, unmentionedIds: removed });
     if (added.length > 0)
       await recordMentions(trx, {
         actorId: viewer.id,
@@ -276,7 +283,8 @@ export async function updateComment(
 
 /**
  * DELETE /api/comment/{id}: the author or an admin removes the comment (403 for anyone else), with
- * its mentions, taking one from the upload's count in the same transaction.
+ * its mentions, its events and their notifications (`forgetComment`: its text stays nowhere),
+ * taking one from the upload's count in the same transaction.
  */
 export async function deleteComment(
   deps: CommentsDeps,
@@ -288,6 +296,7 @@ export async function deleteComment(
       if (comment.author_id !== viewer.id && !viewer.isAdmin)
         throw forbidden('Only the author of this comment or an admin can delete it.');
     });
+    await forgetComment(trx, id);
     if (!(await repo.deleteComment(trx, id))) throw commentNotFound();
     await repo.addToCommentsCount(trx, current.upload_id, current.project_id, -1);
   });

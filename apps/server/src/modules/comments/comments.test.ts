@@ -426,14 +426,15 @@ describe('a full name two active members share', () => {
     const kept = await patch(created.id, { body: '@Sam Twofold look, please' }, bob.token);
     expect(kept.statusCode, kept.body).toBe(200);
     expect(ids(kept.json<Comment>())).toEqual([second.id]);
-    // Picked anew: the other one, told; the first pick is dropped.
+    expect((await mentionNotices(id)).map((n) => n.user_id)).toEqual([second.id]);
+    // Picked anew: the other one, told; the first pick is dropped, with its notification.
     const changed = await patch(
       created.id,
       { body: '@Sam Twofold look, please!', mentions: [first.id] },
       bob.token,
     );
     expect(ids(changed.json<Comment>())).toEqual([first.id]);
-    expect((await mentionNotices(id)).map((n) => n.user_id)).toEqual([second.id, first.id]);
+    expect((await mentionNotices(id)).map((n) => n.user_id)).toEqual([first.id]);
   });
 
   it('refuses picks that are not a list of member ids, or too many, with 400', async () => {
@@ -470,11 +471,14 @@ describe('PATCH /api/comment/{id}', () => {
     });
     expect(edited.editedAt).not.toBeNull();
     expect(Date.parse(edited.editedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(created.createdAt));
-    // Carl is told; Alice's mention is dropped (her earlier notification stays hers).
+    // Carl is told; Alice's mention is dropped, with its event and her notification.
     const after = await commentActivity(id);
-    expect(after.notifications.slice(before.notifications.length)).toEqual([
+    expect(after.notifications).toEqual([
+      ...before.notifications.filter((n) => n.user_id !== alice.id),
       { user_id: carl.id, kind: 'mention', reason: 'mentioned' },
     ]);
+    expect(before.notifications.map((n) => n.user_id)).toContain(alice.id);
+    expect(after.events.map((e) => e.kind)).toEqual(['comment.added', 'mention']);
     const stored = await ctx.db
       .selectFrom('comment_mentions')
       .select('user_id')
@@ -486,6 +490,36 @@ describe('PATCH /api/comment/{id}', () => {
     // Keeping a mention notifies nobody again.
     await patch(created.id, { body: 'ask @Carl Carpenter, please' }, bob.token);
     expect((await commentActivity(id)).notifications).toHaveLength(after.notifications.length);
+  });
+
+  it('keeps only the new text in its events and notifications', async () => {
+    const id = await photo();
+    const created = await comment(id, 'the gate code is 4711, @Alice Archer', bob);
+    const res = await patch(
+      created.id,
+      { body: 'ask me for the gate code, @Alice Archer' },
+      bob.token,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const excerpts = await ctx.db
+      .selectFrom('events')
+      .select(['kind', 'data'])
+      .where('comment_id', '=', created.id)
+      .orderBy('id')
+      .execute();
+    expect(
+      excerpts.map((e) => [e.kind, (JSON.parse(e.data) as { excerpt: string }).excerpt]),
+    ).toEqual([
+      ['comment.added', 'ask me for the gate code, @Alice Archer'],
+      ['mention', 'ask me for the gate code, @Alice Archer'],
+    ]);
+    for (const who of [alice, uploader]) {
+      const list = await api(ctx, { method: 'GET', url: '/api/notifications', token: who.token });
+      const mine = list.json<NotificationPage>().notifications.filter((n) => n.upload?.id === id);
+      expect(mine.map((n) => n.excerpt)).toEqual(['ask me for the gate code, @Alice Archer']);
+    }
+    const timeline = await api(ctx, { method: 'GET', url: '/api/events', token: alice.token });
+    expect(timeline.body).not.toContain('4711');
   });
 
   it('changes nothing when the text is the same', async () => {
@@ -550,6 +584,39 @@ describe('DELETE /api/comment/{id}', () => {
       .execute();
     expect(mentions).toEqual([]);
     expectError(await remove(created.id, alice.token), 404, 'Comment was not found.');
+  });
+
+  it('takes its events and their notifications with it: its text is kept nowhere', async () => {
+    const id = await photo();
+    const kept = await comment(id, 'Kept, @Alice Archer', bob);
+    const unread = async () =>
+      (
+        await api(ctx, { method: 'GET', url: '/api/notifications/unread', token: alice.token })
+      ).json<UnreadCount>().count;
+    const before = await unread();
+    const secret = await comment(id, 'the gate code is 4711, @Alice Archer', bob);
+    expect(await unread()).toBe(before + 1);
+    expect((await remove(secret.id, bob.token)).statusCode).toBe(204);
+    expect(await unread()).toBe(before);
+    const left = await ctx.db
+      .selectFrom('events')
+      .select(['comment_id', 'data'])
+      .where('upload_id', '=', id)
+      .where('kind', 'in', ['comment.added', 'mention'])
+      .execute();
+    expect(left.map((e) => e.comment_id)).toEqual([kept.id, kept.id]);
+    expect(JSON.stringify(left)).not.toContain('4711');
+    expect((await commentActivity(id)).notifications).toEqual([
+      { user_id: uploader.id, kind: 'comment.added', reason: 'uploader' },
+      { user_id: alice.id, kind: 'mention', reason: 'mentioned' },
+    ]);
+    for (const who of [alice, uploader, bob]) {
+      for (const url of ['/api/events', '/api/notifications']) {
+        const res = await api(ctx, { method: 'GET', url, token: who.token });
+        expect(res.statusCode).toBe(200);
+        expect(res.body, `${url} for ${who.id}`).not.toContain('4711');
+      }
+    }
   });
 
   it('lets an admin delete anyone’s comment, and shows them that they can', async () => {

@@ -132,6 +132,33 @@ export async function notify(
   );
 }
 
+/** A comment's events (`comment.added` and its mentions), with what they keep. */
+export function findCommentEvents(trx: Database, commentId: number) {
+  return trx
+    .selectFrom('events')
+    .select(['id', 'kind', 'data'])
+    .where('comment_id', '=', commentId)
+    .orderBy('id')
+    .execute();
+}
+
+export async function setEventData(
+  trx: Database,
+  id: number,
+  data: Record<string, unknown>,
+): Promise<void> {
+  await trx
+    .updateTable('events')
+    .set({ data: JSON.stringify(data) })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Deletes events; their notifications go with them (`on delete cascade`). */
+export async function deleteEvents(trx: Database, ids: number[]): Promise<void> {
+  if (ids.length > 0) await trx.deleteFrom('events').where('id', 'in', ids).execute();
+}
+
 // ---- reading ---------------------------------------------------------------------------------
 
 /** An event with what it names, as it is now: the upload columns are null once it is deleted. */

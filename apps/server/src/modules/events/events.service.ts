@@ -179,6 +179,39 @@ async function writeMentions(
   }
 }
 
+/**
+ * A comment is being deleted: its events (`comment.added` and its mentions) go, and with them
+ * their notifications, so its text is kept nowhere. Call it in the delete's transaction, before
+ * the comment row goes (that sets the events' reference to null).
+ */
+export async function forgetComment(trx: Database, commentId: number): Promise<void> {
+  const events = await repo.findCommentEvents(trx, commentId);
+  await repo.deleteEvents(
+    trx,
+    events.map((e) => e.id),
+  );
+}
+
+/**
+ * A comment's text changed: its events keep the new excerpt (the timeline and every notification
+ * of it read it from there), and the mentions of members it no longer names (`unmentionedIds`)
+ * go, with their notifications. Call it in the edit's transaction.
+ */
+export async function reviseComment(
+  trx: Database,
+  change: { commentId: number; text: string; unmentionedIds: readonly number[] },
+): Promise<void> {
+  const excerpt = excerptOf(change.text);
+  const gone: number[] = [];
+  for (const event of await repo.findCommentEvents(trx, change.commentId)) {
+    const data = parseData(event.data);
+    if (event.kind === 'mention' && change.unmentionedIds.includes(Number(data.mentionedId)))
+      gone.push(event.id);
+    else if (data.excerpt !== excerpt) await repo.setEventData(trx, event.id, { ...data, excerpt });
+  }
+  await repo.deleteEvents(trx, gone);
+}
+
 // ---- reading ---------------------------------------------------------------------------------
 
 /** What an event keeps in `data` (names as they were then; see the recorders above). */
@@ -188,14 +221,19 @@ interface EventData {
   mentionedId: number | null;
 }
 
-function readData(text: string): EventData {
+/** An event's `data` as an object (`{}` if it is not one). */
+function parseData(text: string): Record<string, unknown> {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
     raw = {};
   }
-  const data = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  return (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+}
+
+function readData(text: string): EventData {
+  const data = parseData(text);
   return {
     uploadName: typeof data.uploadName === 'string' ? data.uploadName : '',
     excerpt: typeof data.excerpt === 'string' ? data.excerpt : null,
