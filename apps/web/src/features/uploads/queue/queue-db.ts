@@ -50,6 +50,12 @@ export interface QueuedPhoto {
   sentAt: number | null;
   /** Name, description or tags changed after it was sent: to be saved to the upload (PATCH). */
   textDirty: boolean;
+  /**
+   * The tags were changed here after the create request took them, so the save sends them. A
+   * save without it leaves the upload's tags as the server has them (changed elsewhere since,
+   * or a record stored before tags existed, which has none to send).
+   */
+  tagsDirty?: boolean;
 }
 
 /** The signed-in session, for the service worker's Background Sync (it cannot read localStorage). */

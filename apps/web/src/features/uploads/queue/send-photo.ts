@@ -39,14 +39,18 @@ export function buildUploadForm(photo: QueuedPhoto, file: Blob): FormData {
   return form;
 }
 
-/** The PATCH body that saves text typed after a photo was sent: its name, description and tags. */
+/**
+ * The PATCH body that saves text typed after a photo was sent: its name and description, and its
+ * tags only when they were changed here since (`tagsDirty`): the update replaces the whole list,
+ * so sending the record's copy otherwise would undo tags changed elsewhere meanwhile.
+ */
 export function textUpdateBody(photo: QueuedPhoto): UpdateUploadRequest {
   return {
     upload: {
       name: photo.name,
       description: photo.description,
       projectId: photo.projectId,
-      tags: photo.tags ?? [],
+      ...(photo.tagsDirty === true && photo.tags ? { tags: photo.tags } : {}),
     },
   };
 }

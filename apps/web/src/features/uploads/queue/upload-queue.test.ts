@@ -370,6 +370,76 @@ describe('UploadQueue', () => {
     });
   });
 
+  it('saves tags with a later edit only when they were changed here after the photo was sent', async () => {
+    const h = harness();
+    await h.queue.start(1, 't');
+    await h.queue.add([photoFile('a.jpg')], target, { ...noText, tags: ['concrete'] });
+    await flush();
+    h.sends[0]!.resolve({
+      kind: 'sent',
+      upload: { ...uploadFor(h.sends[0]!.photo, 21), tags: ['concrete'] },
+    });
+    await flush();
+
+    // The name is typed later; the tags are left as they were: the save leaves the upload's
+    // tags alone (they may have been changed on the photo's page meanwhile).
+    await h.queue.setText('photo-1', { name: 'Slab', description: '', tags: ['concrete'] });
+    await flush();
+    expect(h.texts).toHaveLength(1);
+    expect(textUpdateBody(h.texts[0]!)).toEqual({
+      upload: { name: 'Slab', description: '', projectId: 7 },
+    });
+
+    // Tags changed here: the save sends them.
+    await h.queue.setText('photo-1', {
+      name: 'Slab',
+      description: '',
+      tags: ['concrete', 'defect'],
+    });
+    await flush();
+    expect(h.texts).toHaveLength(2);
+    expect(textUpdateBody(h.texts[1]!)).toEqual({
+      upload: { name: 'Slab', description: '', projectId: 7, tags: ['concrete', 'defect'] },
+    });
+    expect(await getPhoto('photo-1')).toMatchObject({ textDirty: false, tagsDirty: false });
+
+    // Saved: the next edit of the name alone does not send them again.
+    await h.queue.setText('photo-1', { name: 'Slab pour', description: '' });
+    await flush();
+    expect(textUpdateBody(h.texts[2]!)).toEqual({
+      upload: { name: 'Slab pour', description: '', projectId: 7 },
+    });
+  });
+
+  it('never sends tags for a record stored before tags existed', () => {
+    const old: QueuedPhoto = {
+      clientId: 'old-1',
+      userId: 1,
+      projectId: 7,
+      projectName: 'Riverside',
+      visitId: 'visit-1',
+      file: null,
+      fileName: 'a.jpg',
+      fileType: 'image/jpeg',
+      size: 1,
+      takenAt: 1,
+      name: 'Ridge',
+      description: '',
+      addedAt: 1,
+      status: 'sent',
+      attempts: 0,
+      nextAttemptAt: 0,
+      error: null,
+      uploadId: 30,
+      sentAt: 1,
+      textDirty: true,
+    };
+    expect(textUpdateBody(old)).toEqual({
+      upload: { name: 'Ridge', description: '', projectId: 7 },
+    });
+    expect(textUpdateBody({ ...old, tagsDirty: true })).not.toHaveProperty('upload.tags');
+  });
+
   it('after a reload, sends what a closed page left behind, once', async () => {
     const first = harness();
     await first.queue.start(1, 't');

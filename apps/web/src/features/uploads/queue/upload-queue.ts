@@ -314,6 +314,12 @@ export class UploadQueue {
             description: text.description,
             tags: [...(text.tags ?? tagsOf(photo))],
             textDirty: photo.status !== 'waiting' && photo.status !== 'refused',
+            // Once the create request has them, changed tags are saved by the later update.
+            tagsDirty:
+              photo.status !== 'waiting' &&
+              photo.status !== 'refused' &&
+              (photo.tagsDirty === true ||
+                (text.tags !== undefined && !sameTags(tagsOf(photo), text.tags))),
           },
     );
     if (!next) return;
@@ -534,6 +540,9 @@ export class UploadQueue {
             description: changed ? p.description : outcome.upload.description,
             tags: changed ? p.tags : (outcome.upload.tags ?? p.tags),
             textDirty: changed,
+            // Tags changed since the request took them are still to be saved; the rest are
+            // the server's now.
+            tagsDirty: changed && !sameTags(tagsOf(p), sentText.tags ?? []),
             attempts: 0,
             nextAttemptAt: now,
             error: null,
@@ -541,7 +550,7 @@ export class UploadQueue {
         }
         case 'refused':
           return textOnly
-            ? { ...p, textDirty: false, error: outcome.message }
+            ? { ...p, textDirty: false, tagsDirty: false, error: outcome.message }
             : { ...p, status: 'refused', error: outcome.message };
         case 'retry':
           return {
