@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idField, MULTI_LINE_TEXT, personRefSchema } from './common.js';
+import { idField, isWellFormedText, MULTI_LINE_TEXT, personRefSchema } from './common.js';
 
 export const commentLimits = {
   /** Characters in one comment (the web shows a counter). */
@@ -37,7 +37,10 @@ export const commentSchema = z.object({
 });
 export type Comment = z.infer<typeof commentSchema>;
 
-/** A comment's text: trimmed, 1–2000 characters, line breaks allowed, no control characters. */
+/**
+ * A comment's text: trimmed, 1–2000 characters, line breaks allowed, no control characters, no
+ * lone surrogate.
+ */
 export const commentBodySchema = z
   .string({
     error: (iss) =>
@@ -48,7 +51,8 @@ export const commentBodySchema = z
   .max(commentLimits.bodyMax, {
     error: `A comment must be at most ${commentLimits.bodyMax} characters.`,
   })
-  .regex(MULTI_LINE_TEXT, { error: 'The comment must not contain control characters.' });
+  .regex(MULTI_LINE_TEXT, { error: 'The comment must not contain control characters.' })
+  .refine(isWellFormedText, { error: 'The comment must be valid text.' });
 
 /**
  * `POST /api/upload/{id}/comments` and `PATCH /api/comment/{id}`. `mentions` (optional, at most

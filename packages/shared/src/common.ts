@@ -58,6 +58,18 @@ export const SINGLE_LINE_TEXT = /^[^\u0000-\u001f\u007f]*$/;
 export const MULTI_LINE_TEXT = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
 /* eslint-enable no-control-regex */
 
+/**
+ * A UTF-16 surrogate without its partner (the `u` flag reads a pair as one character, so only a
+ * lone one matches). JSON's `\ud800` escape can carry one; it is no character, so UTF-8 cannot
+ * store it (PostgreSQL's JSON refuses it, SQLite keeps bytes that are not UTF-8).
+ */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Whether `text` is well-formed UTF-16: no lone surrogate (`String#isWellFormed`, ES2024). */
+export function isWellFormedText(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}
+
 /** Bidi embeddings, overrides and isolates: invisible, and they reorder the text after them. */
 const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
 /** A run of line breaks of any kind (CR, LF, CRLF, NEL, line and paragraph separators). */
@@ -73,7 +85,7 @@ export function singleLine(text: string): string {
   return text.replace(BIDI_CONTROLS, '').replace(LINE_BREAKS, ' ');
 }
 
-/** Trimmed, non-empty, single-line text with a maximum length and a readable message. */
+/** Trimmed, non-empty, single-line, well-formed text with a maximum length and a readable message. */
 export function requiredText(label: string, max: number) {
   return z
     .string({
@@ -84,7 +96,8 @@ export function requiredText(label: string, max: number) {
     .trim()
     .min(1, { error: `${label} is required.` })
     .max(max, { error: `${label} must be at most ${max} characters.` })
-    .regex(SINGLE_LINE_TEXT, { error: `${label} must not contain control characters.` });
+    .regex(SINGLE_LINE_TEXT, { error: `${label} must not contain control characters.` })
+    .refine(isWellFormedText, { error: `${label} must be valid text.` });
 }
 
 /** Trimmed optional single-line text (a name that may be left empty); empty means none. */
@@ -94,7 +107,8 @@ export function optionalLineText(label: string, max: number) {
     .overwrite(singleLine)
     .trim()
     .max(max, { error: `${label} must be at most ${max} characters.` })
-    .regex(SINGLE_LINE_TEXT, { error: `${label} must not contain control characters.` });
+    .regex(SINGLE_LINE_TEXT, { error: `${label} must not contain control characters.` })
+    .refine(isWellFormedText, { error: `${label} must be valid text.` });
 }
 
 /** Trimmed optional text (line breaks allowed); empty means none. */
@@ -103,5 +117,6 @@ export function optionalText(label: string, max: number) {
     .string({ error: `${label} must be text.` })
     .trim()
     .max(max, { error: `${label} must be at most ${max} characters.` })
-    .regex(MULTI_LINE_TEXT, { error: `${label} must not contain control characters.` });
+    .regex(MULTI_LINE_TEXT, { error: `${label} must not contain control characters.` })
+    .refine(isWellFormedText, { error: `${label} must be valid text.` });
 }

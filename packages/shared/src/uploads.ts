@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   idField,
   idParam,
+  isWellFormedText,
   optionalLineText,
   optionalText,
   personRefSchema,
@@ -62,7 +63,7 @@ export function normalizeTag(text: string): string {
   return singleLine(text).normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-/** One tag: text, 1–40 characters once normalised, no control characters. */
+/** One tag: text, 1–40 characters once normalised, no control characters, no lone surrogate. */
 export const tagSchema = z
   .string({ error: 'A tag must be text.' })
   .transform(normalizeTag)
@@ -71,7 +72,8 @@ export const tagSchema = z
       .string()
       .min(1, { error: 'A tag cannot be empty.' })
       .max(tagLimits.tagMax, { error: `A tag must be at most ${tagLimits.tagMax} characters.` })
-      .regex(SINGLE_LINE_TEXT, { error: 'A tag must not contain control characters.' }),
+      .regex(SINGLE_LINE_TEXT, { error: 'A tag must not contain control characters.' })
+      .refine(isWellFormedText, { error: 'A tag must be valid text.' }),
   );
 
 /** An upload's tags: at most 20 once duplicates merge; the first spelling's place is kept. */

@@ -104,3 +104,38 @@ describe('single-line text fields', () => {
     ]);
   });
 });
+
+describe('text that is not valid text', () => {
+  it('refuses a lone surrogate (a JSON \\ud800 escape) in names, locations and descriptions with 400', async () => {
+    const project = (fields: Record<string, string>) =>
+      api(ctx, {
+        method: 'POST',
+        url: '/api/project/create',
+        token: admin.token,
+        payload: { project: { name: 'Fine', location: 'Kiel', ...fields } },
+      });
+    for (const [fields, message] of [
+      [{ name: 'North \ud800wing' }, 'Name must be valid text.'],
+      [{ location: 'Kiel\udc00' }, 'Location must be valid text.'],
+      [{ description: 'line\n\udbff' }, 'Description must be valid text.'],
+    ] as const) {
+      const res = await project(fields);
+      expect(res.statusCode, JSON.stringify(fields)).toBe(400);
+      expect(res.json<{ message: string }>().message).toBe(message);
+    }
+    // A pair is one character: accepted.
+    const emoji = await project({ name: 'North \ud83d\ude00 wing' });
+    expect(emoji.statusCode, emoji.body).toBe(200);
+    expect(emoji.json<Project>().name).toBe('North 😀 wing');
+
+    const id = await buildUpload(ctx, { creatorId: admin.id });
+    const upload = await api(ctx, {
+      method: 'PATCH',
+      url: `/api/upload/update/no-image/${id}`,
+      token: admin.token,
+      payload: { upload: { name: 'photo\ud800' } },
+    });
+    expect(upload.statusCode).toBe(400);
+    expect(upload.json<{ message: string }>().message).toBe('Name must be valid text.');
+  });
+});

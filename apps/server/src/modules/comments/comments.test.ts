@@ -218,6 +218,7 @@ describe('POST /api/upload/{id}/comments', () => {
         'A comment must be at most 2000 characters.',
       ],
       [{ body: 'bell\u0007' }, 'The comment must not contain control characters.'],
+      [{ body: 'x\ud800 @Alice Archer' }, 'The comment must be valid text.'],
       [{ body: 42 }, 'The comment must be text.'],
       [{}, 'The comment text is required.'],
     ];

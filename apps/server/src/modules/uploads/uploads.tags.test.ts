@@ -159,6 +159,8 @@ describe('PATCH /api/upload/update/no-image/{id} with tags', () => {
       'A photo can have at most 20 tags.',
     ],
     ['a control character', ['bad\u0007tag'], 'A tag must not contain control characters.'],
+    ['a lone high surrogate', ['\ud800'], 'A tag must be valid text.'],
+    ['a lone low surrogate', ['ok', 'ok\udc00'], 'A tag must be valid text.'],
     ['a tag that is not text', [5], 'A tag must be text.'],
     ['tags that are not a list', 'electrical', 'tags must be a list of texts.'],
   ])('refuses %s (400 with a message) and keeps the tags', async (_label, tags, message) => {
@@ -224,6 +226,7 @@ describe('POST /api/upload/autoupload with tags', () => {
     const before = await uploadRowCount(ctx);
     for (const [tags, message] of [
       [['a\u0000b'], 'A tag must not contain control characters.'],
+      [['level\udbff 3'], 'A tag must be valid text.'],
       [[''], 'A tag cannot be empty.'],
       [Array.from({ length: 25 }, (_, i) => `t${i}`), 'A photo can have at most 20 tags.'],
     ] as const) {
