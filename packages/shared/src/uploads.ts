@@ -60,7 +60,9 @@ export const tagLimits = {
  * merge.
  */
 export function normalizeTag(text: string): string {
-  return singleLine(text).normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
+  // Lower case before NFC: lower-casing can make a pair NFC composes ('Ϊ' + acute lowers to
+  // 'ϊ' + acute, which is 'ΐ'), so with NFC last a normalised tag stays as it is.
+  return singleLine(text).toLowerCase().normalize('NFC').trim().replace(/\s+/g, ' ');
 }
 
 /** One tag: text, 1–40 characters once normalised, no control characters, no lone surrogate. */

@@ -3,7 +3,7 @@
 // first, narrowed to a project), the two stored copies kept equal, and search finding a photo by
 // its tags. Runs on SQLite and PostgreSQL.
 import type { ErrorResponse, SearchResponse, TagSuggestion, Upload } from '@sitelog/shared';
-import { tagLimits } from '@sitelog/shared';
+import { normalizeTag, tagLimits } from '@sitelog/shared';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -102,6 +102,33 @@ describe('the upload shape', () => {
         url,
       ).toMatchObject({ tags: [], commentsCount: 0 });
     }
+  });
+});
+
+describe('normalizeTag', () => {
+  it('is idempotent: a normalised tag normalises to itself', () => {
+    const samples = [
+      '\u03AA\u0301', // Ϊ and an acute: lower case makes ϊ + acute, which NFC composes
+      'T\u0308\u0301',
+      '\u0386\u0345',
+      '\u0389\u0345',
+      '\u038F\u0345',
+      'İstanbul',
+      'STRASSE ß',
+      ' Level\u00a0\u00a03 ',
+      'Cafe\u0301',
+      'ǅ',
+      'ﬃ',
+      '😀 Emoji',
+    ];
+    for (let c = 0x20; c < 0x3000; c += 1) {
+      const ch = String.fromCodePoint(c);
+      samples.push(ch, `${ch}\u0301`, `${ch}\u0307`, `${ch}\u0345`, `${ch}\u0308\u0301`);
+    }
+    const unstable = samples.filter((t) => normalizeTag(normalizeTag(t)) !== normalizeTag(t));
+    expect(unstable).toEqual([]);
+    expect(normalizeTag('\u03AA\u0301')).toBe('\u0390');
+    expect(normalizeTag('  Level   3 ')).toBe('level 3');
   });
 });
 
