@@ -80,9 +80,15 @@ export const notificationSchema = eventSchema.extend({
 });
 export type AppNotification = z.infer<typeof notificationSchema>;
 
-/** `GET /api/notifications?before=&limit=`: newest first; `before` is the `next` id. */
+/**
+ * `GET /api/notifications?before=&limit=`: newest first (by the newest event each holds);
+ * `before` is the answer's `next`, an event id (not a notification id).
+ */
 export const notificationsQuerySchema = z.object({
-  before: idField('before', 'before must be a notification id.').optional(),
+  before: idField(
+    'before',
+    'before must be the next value of a previous page (an event id).',
+  ).optional(),
   limit: pageLimit(100, 30),
 });
 export const notificationPageSchema = z.object({

@@ -73,7 +73,11 @@ describe('GET /api/notifications', () => {
     expect400(await bad('limit=0'), 'limit must be at least 1.');
     expect400(await bad('limit=101'), 'limit must be at most 100.');
     expect400(await bad('limit=x'), 'limit must be a number.');
-    expect400(await bad('before=abc'), /before must be/);
+    // `before` is the page's `next`: an event id.
+    expect400(
+      await bad('before=abc'),
+      'before must be the next value of a previous page (an event id).',
+    );
     expect400(await bad('before=-3'), /before must be/);
   });
 
