@@ -92,6 +92,25 @@ describe('/upload/{id}/edit', () => {
     expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
   });
 
+  it('does not save while the tag field holds a refused tag, and says so', async () => {
+    const { server, user } = renderApp('/upload/7/edit', {
+      signedInAs: member,
+      api: {
+        'GET /api/upload/full/7': { body: mine },
+        'GET /api/upload/tags': { body: [] },
+        'PATCH /api/upload/update/no-image/7': { body: mine },
+      },
+    });
+    await user.type(await screen.findByLabelText('Name'), '!');
+    await user.click(screen.getByRole('combobox', { name: 'Tags' }));
+    await user.paste('y'.repeat(41));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      `“${'y'.repeat(41)}” in the tag field is not a tag yet: fix it or clear it before saving.`,
+    );
+    expect(server.callsTo('PATCH /api/upload/update/no-image/7')).toHaveLength(0);
+  });
+
   it('hides SAVE again when the text is changed back', async () => {
     const { user } = renderApp('/upload/7/edit', {
       signedInAs: member,
@@ -274,6 +293,25 @@ describe('/upload/{id}/edit/batch', () => {
         tags: ['rebar'],
       },
     });
+  });
+
+  it('stays on DONE while the tag field holds a refused tag, and says so', async () => {
+    const { server, user, router } = renderApp('/upload/7/edit/batch', {
+      signedInAs: member,
+      api: {
+        'GET /api/upload/full/7': { body: mine },
+        'GET /api/upload/tags': { body: [] },
+        'PATCH /api/upload/update/no-image/7': { body: mine },
+      },
+    });
+    await user.click(await screen.findByRole('combobox', { name: 'Tags' }));
+    await user.paste('y'.repeat(41));
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'in the tag field is not a tag yet: fix it or clear it before saving.',
+    );
+    expect(router.state.location.pathname).toBe('/upload/7/edit/batch');
+    expect(server.callsTo('PATCH /api/upload/update/no-image/7')).toHaveLength(0);
   });
 
   it('stays when saving before DONE fails', async () => {

@@ -351,6 +351,38 @@ describe('/upload/{id} tags', () => {
     expect(screen.getByRole('button', { name: 'Edit tags' })).toHaveFocus();
   });
 
+  it('does not save while the field holds a refused tag, and says so', async () => {
+    const { server, user } = renderApp('/upload/7', {
+      signedInAs: member,
+      api: {
+        'GET /api/upload/full/7': { body: byMember },
+        'GET /api/upload/tags': { body: [] },
+        'PATCH /api/upload/update/no-image/7': { body: byMember },
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Add tags' }));
+    const field = screen.getByRole('combobox', { name: 'Tags' });
+    await user.click(field);
+    await user.paste(`roof, ${'y'.repeat(41)}`);
+    await user.click(screen.getByRole('button', { name: 'Save tags' }));
+    const tags = screen.getByRole('region', { name: 'Tags' });
+    expect(await within(tags).findByRole('alert')).toHaveTextContent(
+      `“${'y'.repeat(41)}” in the tag field is not a tag yet: fix it or clear it before saving.`,
+    );
+    expect(within(tags).getByText('A tag must be at most 40 characters.')).toBeInTheDocument();
+    expect(server.callsTo('PATCH /api/upload/update/no-image/7')).toHaveLength(0);
+    // Cleared: the message goes and SAVE TAGS saves what is there.
+    await user.clear(field);
+    expect(within(tags).queryByRole('alert')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save tags' }));
+    await waitFor(() =>
+      expect(server.callsTo('PATCH /api/upload/update/no-image/7')).toHaveLength(1),
+    );
+    expect(server.callsTo('PATCH /api/upload/update/no-image/7')[0]?.body).toEqual({
+      upload: { tags: ['roof'] },
+    });
+  });
+
   it("shows the server's refusal and keeps the tags being edited", async () => {
     const { user } = renderApp('/upload/7', {
       signedInAs: member,

@@ -321,10 +321,11 @@ describe('/uploader/{id}/batch', () => {
 
     await user.click(screen.getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/project/31'));
-    // The sent photo's text is saved to its upload; the other's goes with it when it is sent.
+    // The sent photo's text is saved to its upload (not its tags: unchanged here, they stay as
+    // the server has them); the other's goes with it when it is sent.
     await waitFor(() =>
       expect(patches).toEqual([
-        { upload: { name: 'Gable', description: 'Level 3', projectId: 31, tags: [] } },
+        { upload: { name: 'Gable', description: 'Level 3', projectId: 31 } },
       ]),
     );
     xhr.requests[1]!.respond(201, makeUpload({ id: 78, creator: member }));
@@ -372,5 +373,27 @@ describe('/uploader/{id}/batch', () => {
         ['b.jpg', ['roof', 'level 3']],
       ]),
     );
+  });
+
+  it('keeps the visit open while a tag field holds a refused tag, and says which photo', async () => {
+    const xhr = installFakeXhr();
+    const { user, router } = renderApp('/uploader/31/create', {
+      signedInAs: member,
+      api: { ...projectRoute, 'GET /api/upload/tags': { body: [] } },
+    });
+    await user.upload(await screen.findByLabelText('Choose photos'), [
+      photo('a.jpg'),
+      photo('b.jpg'),
+    ]);
+    await waitFor(() => expect(xhr.requests).toHaveLength(2));
+    await user.click(screen.getByRole('link', { name: 'Name and describe' }));
+    await user.click(await screen.findByRole('combobox', { name: 'Tags of photo 2' }));
+    await user.paste(`roof, ${'y'.repeat(41)}`);
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      `Photo 2: “${'y'.repeat(41)}” in the tag field is not a tag yet: fix it or clear it before saving.`,
+    );
+    expect(router.state.location.pathname).toBe('/uploader/31/batch');
+    expect((await userPhotos(member.id)).map((p) => p.tags)).toEqual([[], []]);
   });
 });

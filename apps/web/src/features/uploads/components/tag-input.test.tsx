@@ -9,9 +9,13 @@ import { createQueryClient } from '@/app/query-client';
 import { mockApi } from '@/test/mock-api';
 import { addTags, TagInput } from './tag-input';
 
-/** The field with its own state, as a form holds it; `changes` records every list it reports. */
+/**
+ * The field with its own state, as a form holds it; `changes` records every list it reports, and
+ * `pending()` the last text it said is not a tag.
+ */
 function renderTagInput(initial: string[] = []) {
   const changes: string[][] = [];
+  let pending = '';
   function Harness() {
     const [tags, setTags] = useState(initial);
     return (
@@ -21,6 +25,7 @@ function renderTagInput(initial: string[] = []) {
           changes.push(next);
           setTags(next);
         }}
+        onPendingChange={(text) => (pending = text)}
       />
     );
   }
@@ -32,7 +37,7 @@ function renderTagInput(initial: string[] = []) {
   const field = screen.getByRole('combobox', { name: 'Tags' });
   const chips = () =>
     [...document.querySelectorAll('.MuiAutocomplete-tag')].map((chip) => chip.textContent);
-  return { field, changes, chips, user: userEvent.setup() };
+  return { field, changes, chips, pending: () => pending, user: userEvent.setup() };
 }
 
 describe('addTags', () => {
@@ -41,11 +46,13 @@ describe('addTags', () => {
       tags: ['electrical', 'level 3', 'café'],
       error: null,
       merged: 'electrical',
+      stoppedAt: null,
     });
     expect(addTags([], ['ok', 'x'.repeat(41), 'never'])).toEqual({
       tags: ['ok'],
       error: 'A tag must be at most 40 characters.',
       merged: null,
+      stoppedAt: 1,
     });
     expect(addTags([], ['bad\u0007tag']).error).toBe('A tag must not contain control characters.');
     const full = Array.from({ length: tagLimits.perUpload }, (_, i) => `t${i}`);
@@ -53,6 +60,7 @@ describe('addTags', () => {
       tags: full,
       error: 'A photo can have at most 20 tags.',
       merged: 't1',
+      stoppedAt: 1,
     });
   });
 });
@@ -79,6 +87,58 @@ describe('TagInput', () => {
     expect(field).toHaveValue('y'.repeat(41));
     expect(screen.getByText('A tag must be at most 40 characters.')).toBeInTheDocument();
     expect(field).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('keeps only the refused part and those after it typed when text with commas is refused', async () => {
+    mockApi({ 'GET /api/upload/tags': { body: [] } });
+    const { field, chips, pending, user } = renderTagInput();
+    const long = 'y'.repeat(41);
+    await user.click(field);
+    await user.paste(`Level 3, ${long}, wall, roof`);
+    // The part before the refused one is a tag, and not typed again in the field.
+    expect(chips()).toEqual(['level 3']);
+    expect(field).toHaveValue(`${long}, wall, roof`);
+    expect(screen.getByText('A tag must be at most 40 characters.')).toBeInTheDocument();
+    expect(pending()).toBe(`${long}, wall, roof`);
+    // Shortened by one letter: it and the next become tags; the last part stays typed.
+    await user.keyboard('{Home}{Delete}');
+    expect(chips()).toEqual(['level 3', 'y'.repeat(40), 'wall']);
+    expect(field).toHaveValue('roof');
+    await user.keyboard('{Enter}');
+    expect(chips()).toEqual(['level 3', 'y'.repeat(40), 'wall', 'roof']);
+    expect(pending()).toBe('');
+  });
+
+  /** A full photo's field holding "slab, beam" (refused at the limit), then two tags removed. */
+  async function commasLeftTyped() {
+    mockApi({ 'GET /api/upload/tags': { body: [] } });
+    const full = Array.from({ length: tagLimits.perUpload }, (_, i) => `tag ${i}`);
+    const rendered = renderTagInput(full);
+    const { field, pending, user } = rendered;
+    await user.click(field);
+    await user.paste('slab, beam');
+    expect(field).toHaveValue('slab, beam');
+    expect(pending()).toBe('slab, beam');
+    for (const tag of ['tag 0', 'tag 1'])
+      await user.click(within(screen.getByRole('button', { name: tag })).getByTestId('CancelIcon'));
+    await user.click(field);
+    return rendered;
+  }
+
+  it('adds a tag between each two commas on Enter, never one tag holding a comma', async () => {
+    const { field, chips, pending, user } = await commasLeftTyped();
+    await user.keyboard('{Enter}');
+    expect(chips().slice(-2)).toEqual(['slab', 'beam']);
+    expect(field).toHaveValue('');
+    expect(pending()).toBe('');
+  });
+
+  it('adds a tag between each two commas when the field is left', async () => {
+    const { field, chips, changes, user } = await commasLeftTyped();
+    await user.tab();
+    expect(changes.at(-1)?.slice(-2)).toEqual(['slab', 'beam']);
+    expect(chips()).not.toContain('slab, beam');
+    expect(field).toHaveValue('');
   });
 
   it('counts towards the limit and refuses the 21st tag', async () => {

@@ -10,7 +10,7 @@ import { useCharacterLimit } from '@/components/character-limit';
 import { errorMessage } from '@/lib/api-client';
 import type { ExtraInvalidations } from '@/lib/invalidate';
 import { useUpdateUpload } from '../api/update-upload';
-import { TagInput } from './tag-input';
+import { pendingTagMessage, TagInput } from './tag-input';
 
 interface EditorValues {
   name: string;
@@ -85,11 +85,25 @@ export function UploadEditor({ upload, renderActions, invalidate }: UploadEditor
     return true;
   };
 
+  /**
+   * Text in the tag field that is not a tag (refused: leaving the field adds the rest). Nothing
+   * is saved while there is any, and the form says so: saving would drop it silently.
+   */
+  const [pendingTag, setPendingTag] = useState('');
+  const [pendingShown, setPendingShown] = useState(false);
+  const tagWaits = () => {
+    if (pendingTag === '') return false;
+    setPendingShown(true);
+    return true;
+  };
+
   const onSubmit = handleSubmit(async (values) => {
+    if (tagWaits()) return;
     if (isDirty && !tooLong) await save(values);
   });
 
-  const saveChanges = async () => (tooLong ? false : isDirty ? save(getValues()) : true);
+  const saveChanges = async () =>
+    tooLong || tagWaits() ? false : isDirty ? save(getValues()) : true;
 
   const { ref: nameRef, ...nameField } = register('name', { onChange: () => setSaved(false) });
   const { ref: descriptionRef, ...descriptionField } = register('description', {
@@ -128,9 +142,18 @@ export function UploadEditor({ upload, renderActions, invalidate }: UploadEditor
               setSaved(false);
               field.onChange(tags);
             }}
+            onPendingChange={(text) => {
+              setPendingTag(text);
+              if (text === '') setPendingShown(false);
+            }}
           />
         )}
       />
+      {pendingShown && pendingTag !== '' ? (
+        <Alert severity="error" role="alert">
+          {pendingTagMessage(pendingTag)}
+        </Alert>
+      ) : null}
       {update.isError ? (
         <Alert severity="error" role="alert">
           {errorMessage(update.error)}

@@ -14,7 +14,7 @@ import { useCurrentUser } from '@/lib/session';
 import { useUpdateUpload } from '../api/update-upload';
 import { canEditUpload } from '../can-edit-upload';
 import { projectTagPath } from '../tag-paths';
-import { TagInput } from './tag-input';
+import { pendingTagMessage, TagInput } from './tag-input';
 
 /** Tags as chips, each opening the project's photos with that tag. */
 export function TagChips({
@@ -74,16 +74,27 @@ export function UploadTags({
   const tags = upload.tags ?? [];
   const canEdit = canEditUpload(user, upload);
   const [draft, setDraft] = useState<string[] | null>(null);
+  /** Text in the field that is not a tag; SAVE TAGS waits, saying so, while there is any. */
+  const [pending, setPending] = useState('');
+  const [pendingShown, setPendingShown] = useState(false);
   const update = useUpdateUpload(upload.id, { invalidate });
   const editButton = useRef<HTMLButtonElement>(null);
 
   const close = () => {
     setDraft(null);
+    setPending('');
+    setPendingShown(false);
     update.reset();
     // The field is gone: focus returns to the button that opened it.
     requestAnimationFrame(() => editButton.current?.focus());
   };
   const save = async (next: string[]) => {
+    // Leaving the field added what could be a tag; what is left was refused, and saving
+    // without it would drop it silently.
+    if (pending !== '') {
+      setPendingShown(true);
+      return;
+    }
     try {
       await update.mutateAsync({ upload: { tags: next } });
     } catch {
@@ -101,7 +112,16 @@ export function UploadTags({
           size={size}
           disablePortal={disablePortal}
           autoFocus
+          onPendingChange={(text) => {
+            setPending(text);
+            if (text === '') setPendingShown(false);
+          }}
         />
+        {pendingShown && pending !== '' ? (
+          <Alert severity="error" role="alert">
+            {pendingTagMessage(pending)}
+          </Alert>
+        ) : null}
         {update.isError ? (
           <Alert severity="error" role="alert">
             {errorMessage(update.error)}

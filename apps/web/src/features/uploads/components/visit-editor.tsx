@@ -23,7 +23,7 @@ import {
   useQueuedPhotos,
 } from '../queue/use-upload-queue';
 import { endVisit, visitIdFor } from '../queue/visit';
-import { addTags, TagInput } from './tag-input';
+import { addTags, pendingTagMessage, TagInput } from './tag-input';
 
 interface Draft {
   name: string;
@@ -44,11 +44,14 @@ function VisitRow({
   index,
   draft,
   onChange,
+  onPendingTagChange,
 }: {
   photo: QueuedPhoto;
   index: number;
   draft: Draft;
   onChange: (draft: Draft) => void;
+  /** The text in its tag field that is not a tag (see TagInput). */
+  onPendingTagChange: (text: string) => void;
 }) {
   const online = useQueueOnline();
   const fraction = usePhotoProgress(photo.clientId);
@@ -106,6 +109,7 @@ function VisitRow({
             size="small"
             value={draft.tags}
             onChange={(tags) => onChange({ ...draft, tags })}
+            onPendingChange={onPendingTagChange}
           />
           {photo.status === 'waiting' || photo.status === 'refused' ? (
             <Box>
@@ -132,6 +136,7 @@ function ApplyToAll({
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [tags, setTags] = useState<string[]>([]);
+  const [pendingTag, setPendingTag] = useState('');
   const [error, setError] = useState<string | null>(null);
   return (
     <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="all-heading">
@@ -167,6 +172,10 @@ function ApplyToAll({
             setError(null);
             setTags(next);
           }}
+          onPendingChange={(text) => {
+            setPendingTag(text);
+            if (text === '') setError(null);
+          }}
         />
         {error ? (
           <Typography role="alert" variant="body2" color="error">
@@ -182,11 +191,14 @@ function ApplyToAll({
             }
             onClick={() =>
               setError(
-                onApply({
-                  ...(name.trim() ? { name: name.trim() } : {}),
-                  ...(description.trim() ? { description: description.trim() } : {}),
-                  ...(tags.length > 0 ? { tags } : {}),
-                }),
+                // Refused text left in the tag field would be left out without a word.
+                pendingTag !== ''
+                  ? pendingTagMessage(pendingTag)
+                  : onApply({
+                      ...(name.trim() ? { name: name.trim() } : {}),
+                      ...(description.trim() ? { description: description.trim() } : {}),
+                      ...(tags.length > 0 ? { tags } : {}),
+                    }),
               )
             }
           >
@@ -211,6 +223,9 @@ export function VisitEditor({ projectId }: { projectId: number }) {
   const [visitId] = useState(() => visitIdFor(projectId));
   const photos = all.filter((p) => p.visitId === visitId && p.projectId === projectId);
   const [drafts, setDrafts] = useState<Record<string, Draft>>({});
+  /** Text in a photo's tag field that is not a tag, by photo: nothing is saved while any is. */
+  const [pendingTags, setPendingTags] = useState<Record<string, string>>({});
+  const [pendingShown, setPendingShown] = useState(false);
   const [saving, setSaving] = useState(false);
 
   const draftOf = (photo: QueuedPhoto): Draft =>
@@ -247,9 +262,17 @@ export function VisitEditor({ projectId }: { projectId: number }) {
     return null;
   };
   const blocked = changed.some((photo) => tooLong(draftOf(photo)));
+  const pendingAt = photos.findIndex((photo) => (pendingTags[photo.clientId] ?? '') !== '');
+  const pendingTag = pendingAt === -1 ? null : pendingTags[photos[pendingAt]!.clientId]!;
 
-  const save = async () => {
-    if (blocked) return;
+  /** Saves the changed texts; false when nothing may be saved yet. */
+  const save = async (): Promise<boolean> => {
+    if (blocked) return false;
+    if (pendingTag !== null) {
+      setPendingShown(true);
+      return false;
+    }
+    setPendingShown(false);
     setSaving(true);
     try {
       for (const photo of changed) {
@@ -264,16 +287,17 @@ export function VisitEditor({ projectId }: { projectId: number }) {
     } finally {
       setSaving(false);
     }
+    return true;
   };
 
   const done = async () => {
-    await save();
+    if (!(await save())) return;
     endVisit(projectId);
     await uploadQueue.closeVisit(visitId);
     void navigate(paths.project(projectId));
   };
   const another = async () => {
-    await save();
+    if (!(await save())) return;
     void navigate(paths.uploader(projectId));
   };
 
@@ -303,14 +327,23 @@ export function VisitEditor({ projectId }: { projectId: number }) {
             index={index}
             draft={draftOf(photo)}
             onChange={(draft) => setDrafts((all) => ({ ...all, [photo.clientId]: draft }))}
+            onPendingTagChange={(text) =>
+              setPendingTags((all) => ({ ...all, [photo.clientId]: text }))
+            }
           />
         ))}
       </Stack>
-      <Typography variant="body2" color={blocked ? 'error' : 'text.secondary'}>
-        {blocked
-          ? 'A name or description is too long: shorten it to save.'
-          : 'Names, descriptions and tags are kept on this device and saved with the photos, also without signal.'}
-      </Typography>
+      {pendingShown && pendingTag !== null ? (
+        <Typography role="alert" variant="body2" color="error">
+          {`Photo ${pendingAt + 1}: ${pendingTagMessage(pendingTag)}`}
+        </Typography>
+      ) : (
+        <Typography variant="body2" color={blocked ? 'error' : 'text.secondary'}>
+          {blocked
+            ? 'A name or description is too long: shorten it to save.'
+            : 'Names, descriptions and tags are kept on this device and saved with the photos, also without signal.'}
+        </Typography>
+      )}
       <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
         <Button
           variant="contained"
