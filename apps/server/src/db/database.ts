@@ -23,6 +23,7 @@ import * as m07 from './migrations/2026-11-26-02-project-archived-by.js';
 import * as m08 from './migrations/2026-11-26-03-search-index.js';
 import * as m09 from './migrations/2026-11-26-04-collaboration.js';
 import * as m10 from './migrations/2026-11-26-05-search-tags.js';
+import * as m11 from './migrations/2026-11-26-06-tag-prefix-index.js';
 import type { DB } from './schema.js';
 import { withStatementCache } from './sqlite-statements.js';
 
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-26-03-search-index': m08,
   '2026-11-26-04-collaboration': m09,
   '2026-11-26-05-search-tags': m10,
+  '2026-11-26-06-tag-prefix-index': m11,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

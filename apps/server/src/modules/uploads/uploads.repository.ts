@@ -356,17 +356,17 @@ function prefixEnd(text: string): string | undefined {
  * The tags starting with `prefix` (normalised; every tag when empty), with how many uploads have
  * each (only `projectId`'s when given), most used first, then alphabetical; at most `limit`.
  *
- * The exact test is `substr(tag, 1, length(prefix)) = prefix` (characters on both databases). On
- * SQLite, whose text order is binary, the range [prefix, prefixEnd) is added so the scan reads
- * only the tags that can match on `upload_tags_tag_idx`; PostgreSQL's order follows the
- * database's collation, where a range would not be exact.
+ * A tag starts with `prefix` exactly when it lies in [prefix, prefixEnd) in code point order, so
+ * the match is a range scan of an index in that order: SQLite's text order is binary
+ * (`upload_tags_tag_idx`); PostgreSQL compares in the "C" collation (UTF-8 bytes), read from
+ * `upload_tags_tag_prefix_idx`, whatever the database's own collation. The exact test
+ * `substr(tag, 1, length(prefix)) = prefix` stays as the statement of what is meant.
  */
-export function listTagSuggestions(
+export function tagSuggestionsQuery(
   db: Database,
   options: { prefix: string; projectId?: number; limit: number },
 ) {
   const { prefix, projectId, limit } = options;
-  const end = prefixEnd(prefix);
   let query = db
     .selectFrom('upload_tags')
     .select(['upload_tags.tag', (eb) => eb.fn.countAll<number>().as('count')])
@@ -375,15 +375,25 @@ export function listTagSuggestions(
     .orderBy('upload_tags.tag')
     .limit(limit);
   if (prefix !== '') {
+    const tag = isSqlite(db)
+      ? sql<string>`upload_tags.tag`
+      : sql<string>`upload_tags.tag collate "C"`;
+    const end = prefixEnd(prefix);
     query = query.where(sql<string>`substr(upload_tags.tag, 1, length(${prefix}))`, '=', prefix);
-    if (isSqlite(db)) {
-      query = query.where('upload_tags.tag', '>=', prefix);
-      if (end !== undefined) query = query.where('upload_tags.tag', '<', end);
-    }
+    query = query.where(tag, '>=', prefix);
+    if (end !== undefined) query = query.where(tag, '<', end);
   }
   if (projectId !== undefined)
     query = query.where('upload_tags.upload_id', 'in', (eb) =>
       eb.selectFrom('uploads').select('uploads.id').where('uploads.project_id', '=', projectId),
     );
-  return query.execute();
+  return query;
+}
+
+/** The suggestions `tagSuggestionsQuery` describes. */
+export function listTagSuggestions(
+  db: Database,
+  options: { prefix: string; projectId?: number; limit: number },
+) {
+  return tagSuggestionsQuery(db, options).execute();
 }

@@ -4,7 +4,7 @@
 // its tags. Runs on SQLite and PostgreSQL.
 import type { ErrorResponse, SearchResponse, TagSuggestion, Upload } from '@sitelog/shared';
 import { normalizeTag, tagLimits } from '@sitelog/shared';
-import type { Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   archiveProject,
@@ -16,6 +16,7 @@ import { api, createTestContext, signedInUser, type TestContext } from '../../..
 import { jpegWithExif } from '../../../test/images.js';
 import { dtoPart, filePart, postUpload, uploadRowCount } from '../../../test/uploads.js';
 import * as searchTagsMigration from '../../db/migrations/2026-11-26-05-search-tags.js';
+import { tagSuggestionsQuery } from './uploads.repository.js';
 
 let ctx: TestContext;
 type Member = Awaited<ReturnType<typeof signedInUser>>;
@@ -438,6 +439,44 @@ describe('GET /api/upload/tags', () => {
     expect((await suggest('q=100%25')).map((s) => s.tag)).toEqual(['100% done']);
     expect(await suggest('q=_')).toEqual([]);
     expect(await suggest('q=%25')).toEqual([]);
+  });
+
+  it('matches up to the last code points there are', async () => {
+    const p = await buildProject(ctx, { creatorId: bob.id });
+    await buildUpload(ctx, {
+      projectId: p.id,
+      creatorId: bob.id,
+      tags: ['\ud7ff edge', '\ue000 next', '\u{10ffff} last', '\u{10ffff}\u{10ffff} twice'],
+    });
+    const tags = async (q: string) =>
+      (await suggest(`q=${encodeURIComponent(q)}&project=${p.id}`)).map((s) => s.tag);
+    expect(await tags('\ud7ff')).toEqual(['\ud7ff edge']);
+    expect(await tags('\ue000')).toEqual(['\ue000 next']);
+    expect(await tags('\u{10ffff}')).toEqual(['\u{10ffff} last', '\u{10ffff}\u{10ffff} twice']);
+  });
+
+  it('reads only the tags that can match, from an index range, on either database', async () => {
+    const compiled = tagSuggestionsQuery(ctx.db, { prefix: 'sg le', limit: 20 }).compile();
+    const explain = (prefix: string) =>
+      ctx.db.executeQuery<Record<string, unknown>>(
+        CompiledQuery.raw(`${prefix} ${compiled.sql}`, [...compiled.parameters]),
+      );
+    if (ctx.config.database.kind === 'postgres') {
+      // Whatever the table's size: with scans of the whole table priced out, an index that
+      // answers the range must exist.
+      const plan = await ctx.db.transaction().execute(async (trx) => {
+        await sql`set local enable_seqscan = off`.execute(trx);
+        const rows = await trx.executeQuery<{ 'QUERY PLAN': string }>(
+          CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]),
+        );
+        return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
+      });
+      expect(plan).toContain('upload_tags_tag_prefix_idx');
+      expect(plan).toMatch(/Index Cond: .*>=/);
+    } else {
+      const plan = (await explain('explain query plan')).rows.map((r) => String(r.detail));
+      expect(plan.join('\n')).toMatch(/upload_tags_tag_idx \(tag>\? AND tag<\?\)/);
+    }
   });
 
   it('answers 401 signed out, 404 for an unknown project, 400 for bad input', async () => {
