@@ -102,13 +102,31 @@ function captured(): CliOutput & { text: () => string } {
   return { log: (l) => lines.push(l), error: (l) => lines.push(l), text: () => lines.join('\n') };
 }
 
-async function upload(member: (typeof members)[number], projectId: number): Promise<Upload> {
+async function upload(
+  member: (typeof members)[number],
+  projectId: number,
+  tags: string[] = [],
+): Promise<Upload> {
   const res = await postUpload(ctx, member.token, [
     filePart(photo),
-    dtoPart({ name: '', description: '', projectId }),
+    dtoPart({ name: '', description: '', projectId, tags }),
   ]);
   expect(res.statusCode, res.body).toBe(200);
   return res.json<Upload>();
+}
+
+async function comment(
+  member: (typeof members)[number],
+  uploadId: number,
+  body: string,
+): Promise<void> {
+  const res = await api(ctx, {
+    method: 'POST',
+    url: `/api/upload/${uploadId}/comments`,
+    token: member.token,
+    payload: { body },
+  });
+  expect(res.statusCode, res.body).toBe(201);
 }
 
 async function remove(member: (typeof members)[number], id: number): Promise<void> {
@@ -120,8 +138,15 @@ async function remove(member: (typeof members)[number], id: number): Promise<voi
   expect(res.statusCode, res.body).toBe(200);
 }
 
-/** Counts that must equal the rows, read from the restored database. */
-async function assertCountsMatchRows(restored: TestContext): Promise<void> {
+/**
+ * Counts that must equal the rows, read from the restored database: a project's and a member's
+ * uploads, a member's projects, an upload's comments, and an upload's tags in both copies (the
+ * row's JSON list and the `upload_tags` pairs). Answers how many comments and tag pairs there
+ * were (a test that seeded none would prove nothing about them).
+ */
+async function assertCountsMatchRows(
+  restored: TestContext,
+): Promise<{ comments: number; tagPairs: number }> {
   const db = restored.db;
   const projectRows = await db
     .selectFrom('projects')
@@ -144,6 +169,24 @@ async function assertCountsMatchRows(restored: TestContext): Promise<void> {
       projectRows.filter((p) => p.creator_id === u.id).length,
     );
   }
+  const uploadRows = await db
+    .selectFrom('uploads')
+    .select(['id', 'comments_count', 'tags'])
+    .execute();
+  const comments = await db.selectFrom('comments').select('upload_id').execute();
+  const pairs = await db.selectFrom('upload_tags').select(['upload_id', 'tag']).execute();
+  for (const u of uploadRows) {
+    expect(u.comments_count, `upload ${u.id}: comments`).toBe(
+      comments.filter((c) => c.upload_id === u.id).length,
+    );
+    expect((JSON.parse(u.tags) as string[]).sort(), `upload ${u.id}: tags`).toEqual(
+      pairs
+        .filter((p) => p.upload_id === u.id)
+        .map((p) => p.tag)
+        .sort(),
+    );
+  }
+  return { comments: comments.length, tagPairs: pairs.length };
 }
 
 /** Every restored row's files exist, with the live bytes wherever the live install has them. */
@@ -171,8 +214,9 @@ describe('npm run backup / npm run restore', { timeout: 90_000 }, () => {
   it('backs up while uploads and deletes go on, and restores a consistent copy', async () => {
     const acknowledged = new Map<number, { deleted: boolean }>();
     for (let i = 0; i < 6; i++) {
-      const created = await upload(members[i % 3]!, projects[i % 3]!.id);
+      const created = await upload(members[i % 3]!, projects[i % 3]!.id, ['before', `set ${i}`]);
       acknowledged.set(created.id, { deleted: false });
+      await comment(members[(i + 1) % 3]!, created.id, `Checked ${i}`);
     }
 
     // Two members keep uploading, and each deletes every third of its own uploads, until the
@@ -184,9 +228,11 @@ describe('npm run backup / npm run restore', { timeout: 90_000 }, () => {
       const member = members[index]!;
       const mine: number[] = [];
       for (let k = 1; running; k++) {
-        const created = await upload(member, projects[k % 3]!.id);
+        const created = await upload(member, projects[k % 3]!.id, k % 2 ? ['during'] : []);
         acknowledged.set(created.id, { deleted: false });
         mine.push(created.id);
+        // Comments on uploads that will be deleted too: their rows go with the upload.
+        if (k % 2 === 1) await comment(member, created.id, `During ${k}`);
         if (backupRunning) during.uploads += 1;
         if (k % 3 === 0) {
           const id = mine.splice(0, 1)[0]!;
@@ -236,7 +282,9 @@ describe('npm run backup / npm run restore', { timeout: 90_000 }, () => {
     try {
       const rows = await assertEveryRowHasItsMedia(restored);
       expect(rows).toBe(manifest.counts.uploads - manifest.deletedDuringBackup.length);
-      await assertCountsMatchRows(restored);
+      const seeded = await assertCountsMatchRows(restored);
+      expect(seeded.comments).toBeGreaterThanOrEqual(6);
+      expect(seeded.tagPairs).toBeGreaterThanOrEqual(12);
       const ids = new Set(
         (await restored.db.selectFrom('uploads').select('id').execute()).map((r) => r.id),
       );
@@ -263,7 +311,8 @@ describe('npm run backup / npm run restore', { timeout: 90_000 }, () => {
 
   it('leaves out an upload deleted after the snapshot, with the counts kept', async () => {
     const member = members[2]!;
-    const doomed = await upload(member, projects[2]!.id);
+    const doomed = await upload(member, projects[2]!.id, ['doomed']);
+    await comment(members[0]!, doomed.id, 'Gone with the photo');
     const dir = path.join(work, 'backup-with-delete');
     const config = loadConfig(liveEnv());
     const { manifest: m } = await runBackup(config, dir, {
