@@ -1,5 +1,5 @@
 import type { User } from '@sitelog/shared';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonError, type MockRequest } from '@/test/mock-api';
 import { admin, renderApp } from '@/test/render-app';
@@ -285,9 +285,14 @@ describe('/admin', () => {
     // user-event's stand-in for the system clipboard.
     expect(await navigator.clipboard.readText()).toBe(url);
     expect(await within(dialog).findByRole('status')).toHaveTextContent('Link copied.');
+    // A click beside the dialog does not lose the link.
+    await user.click(document.querySelector('.MuiDialog-container')!);
+    expect(screen.getByRole('dialog', { name: 'Invitation link for Aisha Khan' })).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
+    // The focus is back in the form, for the next invitation.
+    expect(within(form).getByLabelText('First name')).toHaveFocus();
     expect(within(form).getByLabelText('First name')).toHaveValue('');
     const list = screen.getByRole('list', { name: 'Users' });
     const row = (await within(list).findByText('Aisha Khan')).closest('li') as HTMLElement;
@@ -350,6 +355,37 @@ describe('/admin', () => {
     );
     expect(server.callsTo('POST /api/user/15/invite')).toHaveLength(1);
     expect(rowOf('Aisha Khan')).toHaveTextContent(/Link valid until/);
+  });
+
+  it('returns the focus to the row’s NEW LINK when the link’s dialog closes', async () => {
+    const routes = usersServer([marco, aisha]);
+    let answer: () => void = () => undefined;
+    const { user } = renderApp('/admin', {
+      signedInAs: admin,
+      api: {
+        ...routes,
+        'POST /api/user/15/invite': () =>
+          new Promise((resolve) => {
+            answer = () => resolve(routes['POST /api/user/15/invite']());
+          }),
+      },
+    });
+    const newLink = await screen.findByRole('button', {
+      name: 'New invitation link for Aisha Khan',
+    });
+    await user.click(newLink);
+    await waitFor(() => expect(newLink).toBeDisabled());
+    // A browser moves the focus off a button that becomes disabled (jsdom does not).
+    act(() => newLink.blur());
+    act(() => answer());
+    await screen.findByRole('dialog', { name: 'Invitation link for Aisha Khan' });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() =>
+      expect(
+        screen.getByRole('button', { name: 'New invitation link for Aisha Khan' }),
+      ).toHaveFocus(),
+    );
   });
 
   it('says that a pending member’s link stops working when deactivating them', async () => {

@@ -44,7 +44,7 @@ describe('InvitationLinkDialog', () => {
     setClipboard({ writeText });
     render(<InvitationLinkDialog link={link} onClose={() => undefined} />);
     fireEvent.click(screen.getByRole('button', { name: 'Copy link' }));
-    expect(await screen.findByRole('status')).toHaveTextContent('Link copied.');
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Link copied.'));
     expect(writeText).toHaveBeenCalledWith(url);
   });
 
@@ -52,7 +52,7 @@ describe('InvitationLinkDialog', () => {
     const exec = setExecCommand(true);
     render(<InvitationLinkDialog link={link} onClose={() => undefined} />);
     fireEvent.click(screen.getByRole('button', { name: 'Copy link' }));
-    expect(await screen.findByRole('status')).toHaveTextContent('Link copied.');
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Link copied.'));
     expect(exec).toHaveBeenCalledWith('copy');
   });
 
@@ -61,12 +61,26 @@ describe('InvitationLinkDialog', () => {
     setExecCommand(false);
     render(<InvitationLinkDialog link={link} onClose={() => undefined} />);
     fireEvent.click(screen.getByRole('button', { name: 'Copy link' }));
-    expect(await screen.findByRole('status')).toHaveTextContent(
-      'The link is selected: press Ctrl+C (⌘C on a Mac) to copy it.',
+    await waitFor(() =>
+      expect(screen.getByRole('status')).toHaveTextContent(
+        'The link is selected: press Ctrl+C (⌘C on a Mac) to copy it.',
+      ),
     );
     const field = screen.getByLabelText<HTMLTextAreaElement>('Invitation link');
     expect(field).toHaveFocus();
     expect([field.selectionStart, field.selectionEnd]).toEqual([0, url.length]);
+  });
+
+  it('stays open on a click beside it, so the link is not lost; Escape closes it', async () => {
+    const onClose = vi.fn();
+    render(<InvitationLinkDialog link={link} onClose={onClose} />);
+    // The area around the dialog's paper takes the click (over the backdrop).
+    const beside = document.querySelector('.MuiDialog-container')!;
+    fireEvent.mouseDown(beside);
+    fireEvent.click(beside);
+    expect(onClose).not.toHaveBeenCalled();
+    fireEvent.keyDown(screen.getByRole('dialog'), { key: 'Escape' });
+    expect(onClose).toHaveBeenCalledTimes(1);
   });
 
   it('closes with DONE and forgets the copy state for the next link', async () => {
@@ -74,7 +88,7 @@ describe('InvitationLinkDialog', () => {
     const onClose = vi.fn();
     const { rerender } = render(<InvitationLinkDialog link={link} onClose={onClose} />);
     fireEvent.click(screen.getByRole('button', { name: 'Copy link' }));
-    expect(await screen.findByRole('status')).toHaveTextContent('Link copied.');
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Link copied.'));
     fireEvent.click(screen.getByRole('button', { name: 'Done' }));
     expect(onClose).toHaveBeenCalledTimes(1);
     rerender(<InvitationLinkDialog link={null} onClose={onClose} />);

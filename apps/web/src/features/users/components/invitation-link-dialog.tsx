@@ -51,7 +51,10 @@ interface InvitationLinkDialogProps {
 
 /**
  * Shows a new invitation link once (the server keeps only its hash, so it can never be shown
- * again): who it is for, until when it works, the link in a read-only field and COPY LINK.
+ * again): who it is for, until when it works, the link in a read-only field and COPY LINK. A
+ * click beside it does not close it (the link would be lost); DONE or Escape do. The focus is
+ * the caller's to place after it closes (the button that opened it was busy, so disabled, while
+ * the link was made, and the browser's focus left it).
  */
 export function InvitationLinkDialog({ link, onClose }: InvitationLinkDialogProps) {
   const titleId = useId();
@@ -76,7 +79,10 @@ export function InvitationLinkDialog({ link, onClose }: InvitationLinkDialogProp
   return (
     <Dialog
       open={link !== null}
-      onClose={onClose}
+      onClose={(_event, reason) => {
+        if (reason !== 'backdropClick') onClose();
+      }}
+      disableRestoreFocus
       aria-labelledby={titleId}
       aria-describedby={textId}
       fullWidth

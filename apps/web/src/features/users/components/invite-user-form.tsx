@@ -4,7 +4,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { INVITATION_DAYS, limits, type InvitationLink } from '@sitelog/shared';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { errorMessage } from '@/lib/api-client';
 import { useInviteUser } from '../api/invite-user';
 import { InvitationLinkDialog } from './invitation-link-dialog';
@@ -23,6 +23,14 @@ export function InviteUserForm() {
   const [values, setValues] = useState(empty);
   const [link, setLink] = useState<InvitationLink | null>(null);
   const invite = useInviteUser();
+  // Once the link's dialog closes, the focus goes to First name, for the next invitation.
+  const firstName = useRef<HTMLInputElement>(null);
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (link !== null || !refocus.current) return;
+    refocus.current = false;
+    firstName.current?.focus();
+  }, [link]);
   const complete = Object.values(values).every((value) => value.trim() !== '');
 
   const change = (field: Field) => (event: { target: { value: string } }) => {
@@ -68,7 +76,10 @@ export function InviteUserForm() {
             mb: 2,
           }}
         >
-          <TextField {...field('firstname', 'First name', limits.personNameMax)} />
+          <TextField
+            {...field('firstname', 'First name', limits.personNameMax)}
+            inputRef={firstName}
+          />
           <TextField {...field('lastname', 'Last name', limits.personNameMax)} />
           <TextField
             {...field('email', 'Email', limits.emailMax)}
@@ -97,7 +108,13 @@ export function InviteUserForm() {
           ) : null}
         </Stack>
       </Box>
-      <InvitationLinkDialog link={link} onClose={() => setLink(null)} />
+      <InvitationLinkDialog
+        link={link}
+        onClose={() => {
+          refocus.current = true;
+          setLink(null);
+        }}
+      />
     </>
   );
 }

@@ -127,6 +127,7 @@ function UserRow({ user, onDeactivate, onActivate, onNewLink, activating, linkin
             size="small"
             variant="outlined"
             aria-label={`New invitation link for ${name}`}
+            data-new-link={user.id}
             onClick={onNewLink}
             loading={linking}
           >
@@ -153,19 +154,18 @@ export function UserList() {
   const reinvite = useReinviteUser();
   const [confirming, setConfirming] = useState<User | null>(null);
   const [link, setLink] = useState<InvitationLink | null>(null);
-  // After the dialog closes, the focus goes to that row's action (X, or ACTIVATE once
-  // deactivated): the button that opened the dialog may be gone.
-  const focusRow = useRef<number | null>(null);
+  // After a dialog closes, the focus goes back to the row: after deactivating, to its action
+  // (X, or ACTIVATE once deactivated: the button that opened the dialog may be gone); after a
+  // new link, to its NEW LINK (busy, so disabled, while the link was made: the focus left it).
+  const focusTarget = useRef<string | null>(null);
   const listRef = useRef<HTMLUListElement>(null);
 
   useEffect(() => {
-    if (focusRow.current === null) return;
-    const target = listRef.current?.querySelector<HTMLElement>(
-      `[data-user-action="${focusRow.current}"] button`,
-    );
+    if (focusTarget.current === null) return;
+    const target = listRef.current?.querySelector<HTMLElement>(focusTarget.current);
     if (!target) return;
     target.focus();
-    focusRow.current = null;
+    focusTarget.current = null;
   });
 
   if (users.isPending) return <ListSkeleton label="Loading users…" />;
@@ -223,11 +223,20 @@ export function UserList() {
       <DeactivateUserDialog
         user={confirming}
         onClose={() => {
-          focusRow.current = confirming?.id ?? null;
+          focusTarget.current = confirming ? `[data-user-action="${confirming.id}"] button` : null;
           setConfirming(null);
         }}
       />
-      <InvitationLinkDialog link={link} onClose={() => setLink(null)} />
+      <InvitationLinkDialog
+        link={link}
+        onClose={() => {
+          // Its action when NEW LINK is gone (accepted meanwhile): the first of the two there.
+          focusTarget.current = link
+            ? `[data-new-link="${link.user.id}"], [data-user-action="${link.user.id}"] button`
+            : null;
+          setLink(null);
+        }}
+      />
     </Stack>
   );
 }
