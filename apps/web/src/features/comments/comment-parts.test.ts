@@ -36,6 +36,38 @@ describe('commentParts', () => {
     expect(parts.filter((p) => p.kind === 'link').map((p) => p.href)).not.toContain('https://');
   });
 
+  it('does not link an address with a user name or hidden characters, which could mislead', () => {
+    const misleading = [
+      // Opens evil.test, reads as example.com.
+      'https://example.com@evil.test/login',
+      'https://user:secret@host.test/',
+      // A direction override draws the end reversed; zero-width and soft hyphens hide.
+      'https://example.com/\u202Etxt.exe',
+      'https://exam\u200Bple.com/',
+      'https://exam\u00ADple.com/',
+      'https://example.com/\u2066a\u2069',
+    ];
+    for (const address of misleading) {
+      const text = `see ${address} now`;
+      expect(compact(commentParts(text, []))).toEqual([text]);
+    }
+    // An @ in the path is no user name.
+    expect(compact(commentParts('https://example.com/people/@ann', []))).toEqual([
+      ['https://example.com/people/@ann', 'https://example.com/people/@ann'],
+    ]);
+  });
+
+  it('names the host each link opens, look-alike names in their punycode form', () => {
+    const hosts = (text: string) =>
+      commentParts(text, []).flatMap((p) => (p.kind === 'link' ? [p.host] : []));
+    expect(hosts('https://Example.com:8080/a and http://x.io')).toEqual([
+      'example.com:8080',
+      'x.io',
+    ]);
+    // A Cyrillic "е" in place of the Latin "e".
+    expect(hosts('https://\u0435xample.com/pay')).toEqual(['xn--xample-2of.com']);
+  });
+
   it('leaves the sentence’s punctuation out of an address, but keeps its own brackets', () => {
     expect(compact(commentParts('Read https://example.com/spec.', []))).toEqual([
       'Read ',

@@ -3,8 +3,11 @@ import { findMentions, type CommentPerson } from '@sitelog/shared';
 /** A piece of a comment's text as the thread draws it. */
 export type CommentPart =
   | { kind: 'text'; text: string }
-  /** An http(s) address, linked; `text` is what was typed, `href` the parsed URL. */
-  | { kind: 'link'; text: string; href: string }
+  /**
+   * An http(s) address, linked; `text` is what was typed, `href` the parsed URL and `host` where
+   * it really goes (a look-alike name in its punycode form), for the link's title.
+   */
+  | { kind: 'link'; text: string; href: string; host: string }
   /** A member the comment names, linked to their profile. */
   | { kind: 'mention'; text: string; person: CommentPerson };
 
@@ -34,13 +37,27 @@ function trimAddress(candidate: string): string {
   }
 }
 
-/** `text` as an http(s) URL, or null (the browser's parser, so what is linked is what opens). */
-function safeHref(text: string): string | null {
+/**
+ * Characters that change how an address looks without showing: direction controls (which can
+ * draw "moc.elpmaxe" as "example.com"), zero-width spaces and joiners, the soft hyphen, the byte
+ * order mark.
+ */
+const HIDDEN_CONTROLS =
+  /[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/u;
+
+/**
+ * `text` as an http(s) URL and the host it opens, or null (the browser's parser, so what is
+ * linked is what opens). Not linked, so shown only as text: an address with a user name
+ * ("https://example.com@evil.test" opens evil.test), or with hidden characters.
+ */
+function safeLink(text: string): { href: string; host: string } | null {
+  if (HIDDEN_CONTROLS.test(text)) return null;
   try {
     const url = new URL(text);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
     if (url.hostname === '') return null;
-    return url.href;
+    if (url.username !== '' || url.password !== '') return null;
+    return { href: url.href, host: url.host };
   } catch {
     return null;
   }
@@ -72,10 +89,10 @@ export function commentParts(body: string, mentions: readonly CommentPerson[]): 
     const start = match.index;
     if (start < at) continue;
     const text = trimAddress(match[0]);
-    const href = safeHref(text);
-    if (href === null) continue;
+    const link = safeLink(text);
+    if (link === null) continue;
     if (start > at) parts.push(...mentionParts(body.slice(at, start), mentions));
-    parts.push({ kind: 'link', text, href });
+    parts.push({ kind: 'link', text, ...link });
     at = start + text.length;
   }
   if (at < body.length) parts.push(...mentionParts(body.slice(at), mentions));

@@ -10,7 +10,8 @@ import { commentParts } from '../comment-parts';
 
 /**
  * A comment's text as React nodes, never HTML: text nodes with its line breaks kept, http(s)
- * addresses as links opening in a new tab (`noopener noreferrer`), and the members it names
+ * addresses as links opening in a new tab (`noopener noreferrer`, the host they open in their
+ * title), and the members it names
  * highlighted, linking to their profiles.
  */
 export function CommentBody({
@@ -35,7 +36,14 @@ export function CommentBody({
         if (part.kind === 'text') return <Fragment key={i}>{part.text}</Fragment>;
         if (part.kind === 'link')
           return (
-            <Link key={i} href={part.href} target="_blank" rel="noopener noreferrer">
+            <Link
+              key={i}
+              href={part.href}
+              target="_blank"
+              rel="noopener noreferrer"
+              // Where it really goes, whatever the text looks like.
+              title={`Opens ${part.host}`}
+            >
               {part.text}
               <Box component="span" sx={visuallyHidden}>
                 {' '}
