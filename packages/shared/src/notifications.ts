@@ -110,7 +110,10 @@ export type UnreadCount = z.infer<typeof unreadCountSchema>;
 export const notificationSettingsSchema = z.object({
   /** New photos in projects you follow or created. */
   uploads: z.boolean(),
-  /** Comments on your photos. */
+  /**
+   * Comments on your photos (reason `uploader`) and on photos in projects you follow or created
+   * (`follower`, `creator`). A comment that mentions you is a mention instead.
+   */
   comments: z.boolean(),
   /** Someone mentions you. */
   mentions: z.boolean(),

@@ -344,6 +344,31 @@ describe('mentions and notifications', () => {
     expect(await list(bob)).toEqual([]);
   });
 
+  it("tells the project's followers and creator of a comment, and a mentioned one only of the mention", async () => {
+    const creator = await signedInUser(ctx, { firstname: 'Cora', lastname: 'Creator' });
+    const fan = await signedInUser(ctx, { firstname: 'Finn', lastname: 'Follower' });
+    const project = await buildProject(ctx, { creatorId: creator.id });
+    for (const who of [fan, alice]) {
+      const res = await api(ctx, {
+        method: 'GET',
+        url: `/api/project/${project.id}/follow`,
+        token: who.token,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const id = await buildUpload(ctx, { projectId: project.id, creatorId: uploader.id });
+    await comment(id, 'Rebar spacing ok? @Alice Archer', bob);
+    expect((await commentActivity(id)).notifications).toEqual(
+      expect.arrayContaining([
+        { user_id: uploader.id, kind: 'comment.added', reason: 'uploader' },
+        { user_id: creator.id, kind: 'comment.added', reason: 'creator' },
+        { user_id: fan.id, kind: 'comment.added', reason: 'follower' },
+        { user_id: alice.id, kind: 'mention', reason: 'mentioned' },
+      ]),
+    );
+    expect((await commentActivity(id)).notifications).toHaveLength(4);
+  });
+
   it('gives a mentioned uploader the mention only, and nobody their own comment', async () => {
     const id = await photo();
     await comment(id, 'Thanks @Uma Uploader', alice);

@@ -43,8 +43,11 @@ export async function findUploadName(trx: Database, uploadId: number): Promise<s
 
 /** Who a notification of an event reaches, as candidates before the filters. */
 export type Audience =
-  /** The project's followers and its creator (reason `creator` wins for a creator who follows). */
-  | { kind: 'project' }
+  /**
+   * The project's followers and its creator (reason `creator` wins for a creator who follows),
+   * but not the members in `except` (told of the event otherwise, or not at all).
+   */
+  | { kind: 'project'; except?: readonly number[] }
   /** One member, for a stated reason (the mentioned, the upload's author). */
   | { kind: 'member'; userId: number; reason: 'mentioned' | 'uploader' };
 
@@ -65,7 +68,7 @@ const text = (value: string) => sql`cast(${value} as varchar(32))`;
 /**
  * The members an event notifies (`user_id`, `reason`): the audience minus the actor, deactivated
  * members, those who muted the project and those who switched the kind off (no settings row: all
- * on). One select, however many followers.
+ * on), and for a project audience its `except`. One select, however many followers.
  */
 function recipients(audience: Audience, f: Fanout) {
   const candidates =
@@ -77,11 +80,13 @@ function recipients(audience: Audience, f: Fanout) {
                   select creator_id from projects where id = ${f.projectId}) c
             join projects p on p.id = ${f.projectId}`
       : sql`select ${int(audience.userId)} as user_id, ${text(audience.reason)} as reason`;
+  const except = audience.kind === 'project' ? [...new Set(audience.except ?? [])] : [];
   return sql`select r.user_id, r.reason
     from (${candidates}) r
     join users u on u.id = r.user_id
     where u.is_active = 1
       and r.user_id <> ${f.actorId}
+      ${except.length > 0 ? sql`and r.user_id not in (${sql.join(except)})` : sql``}
       and not exists (select 1 from project_mutes m
                       where m.user_id = r.user_id and m.project_id = ${f.projectId})
       and not exists (select 1 from notification_settings s

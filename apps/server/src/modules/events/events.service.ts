@@ -99,9 +99,10 @@ export function excerptOf(text: string): string {
 
 /**
  * Records a new comment (`comment.added`) and a `mention` per member it names, in the comment's
- * transaction. The upload's author is notified of the comment (reason `uploader`) unless they
- * wrote it or are mentioned: the mentioned get the mention, not also the comment. Followers and
- * the project's creator are not notified of comments. Answers the comment event's id.
+ * transaction. The comment notifies the upload's author (reason `uploader`) and the project's
+ * followers and creator (`follower`, `creator`), all under the `comments` setting; the mentioned
+ * get the mention, not also the comment; the writer nothing; one notification per member. Answers
+ * the comment event's id.
  */
 export async function recordComment(trx: Database, activity: CommentActivity): Promise<number> {
   const at = activity.at ?? nowIso();
@@ -116,20 +117,28 @@ export async function recordComment(trx: Database, activity: CommentActivity): P
     data: { uploadName, excerpt },
     at,
   });
-  if (!activity.mentionedIds.includes(activity.uploadCreatorId))
+  const fanout: repo.Fanout = {
+    eventId,
+    kind: 'comment.added',
+    actorId: activity.actorId,
+    projectId: activity.projectId,
+    uploadId: activity.uploadId,
+    setting: 'comments',
+    at,
+  };
+  const mentioned = activity.mentionedIds;
+  if (!mentioned.includes(activity.uploadCreatorId))
     await repo.notify(
       trx,
       { kind: 'member', userId: activity.uploadCreatorId, reason: 'uploader' },
-      {
-        eventId,
-        kind: 'comment.added',
-        actorId: activity.actorId,
-        projectId: activity.projectId,
-        uploadId: activity.uploadId,
-        setting: 'comments',
-        at,
-      },
+      fanout,
     );
+  // The author keeps reason `uploader` (or, mentioned, gets the mention only).
+  await repo.notify(
+    trx,
+    { kind: 'project', except: [activity.uploadCreatorId, ...mentioned] },
+    fanout,
+  );
   await writeMentions(trx, activity, { uploadName, excerpt, at });
   return eventId;
 }

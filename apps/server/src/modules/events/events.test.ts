@@ -380,14 +380,23 @@ describe('comments and mentions', () => {
     return { creator, uploader, follower, actor, project, uploadId, write };
   }
 
-  it("notifies the upload's author of a comment, and neither followers nor the project's creator", async () => {
+  it("notifies the upload's author, the project's followers and its creator of a comment; the writer nothing", async () => {
     const s = await setting();
     await s.write(s.actor.id, []);
+    const expected = {
+      kind: 'comment.added',
+      actor_id: s.actor.id,
+      upload_id: s.uploadId,
+      count: 1,
+    };
     expect(await notificationsOf(s.uploader.id)).toMatchObject([
-      { kind: 'comment.added', reason: 'uploader', actor_id: s.actor.id, upload_id: s.uploadId },
+      { ...expected, reason: 'uploader' },
     ]);
-    for (const u of [s.creator, s.follower, s.actor])
-      expect(await notificationsOf(u.id)).toEqual([]);
+    expect(await notificationsOf(s.creator.id)).toMatchObject([{ ...expected, reason: 'creator' }]);
+    expect(await notificationsOf(s.follower.id)).toMatchObject([
+      { ...expected, reason: 'follower' },
+    ]);
+    expect(await notificationsOf(s.actor.id)).toEqual([]);
     const [event] = await ctx.db
       .selectFrom('events')
       .select(['kind', 'data'])
@@ -422,11 +431,69 @@ describe('comments and mentions', () => {
       mentions.map((m) => (JSON.parse(m.data) as { mentionedId: number }).mentionedId),
     ).toEqual([s.uploader.id, other.id]);
 
-    // The uploader's own comment notifies nobody but those it mentions.
-    await ctx.db.deleteFrom('notifications').where('user_id', '=', s.uploader.id).execute();
+    // The uploader's own comment: the follower it mentions gets the mention only, the creator the
+    // comment, the uploader nothing.
+    await ctx.db
+      .deleteFrom('notifications')
+      .where('user_id', 'in', [s.uploader.id, s.follower.id, s.creator.id])
+      .execute();
     await s.write(s.uploader.id, [s.follower.id]);
     expect(await notificationsOf(s.uploader.id)).toEqual([]);
     expect((await notificationsOf(s.follower.id)).map((n) => n.kind)).toEqual(['mention']);
+    expect((await notificationsOf(s.creator.id)).map((n) => [n.kind, n.reason])).toEqual([
+      ['comment.added', 'creator'],
+    ]);
+  });
+
+  it('tells each member once: the author as uploader even when following, the mentioned only of the mention', async () => {
+    const s = await setting();
+    await follow(s.uploader.id, s.project.id);
+    await s.write(s.actor.id, [s.follower.id, s.creator.id]);
+    expect((await notificationsOf(s.uploader.id)).map((n) => [n.kind, n.reason])).toEqual([
+      ['comment.added', 'uploader'],
+    ]);
+    for (const u of [s.follower, s.creator])
+      expect((await notificationsOf(u.id)).map((n) => [n.kind, n.reason])).toEqual([
+        ['mention', 'mentioned'],
+      ]);
+    // A follower who wrote the comment hears nothing of it; the creator who took the photo is
+    // told as its uploader.
+    const own = await buildProject(ctx);
+    const photo = await buildUpload(ctx, { projectId: own.id, creatorId: own.creatorId });
+    await follow(s.follower.id, own.id);
+    await writeTransaction(ctx.db, async (trx) =>
+      recordComment(trx, {
+        actorId: s.follower.id,
+        projectId: own.id,
+        uploadId: photo,
+        commentId: await comment(trx, photo, s.follower.id),
+        uploadCreatorId: own.creatorId,
+        excerpt: 'Looks right',
+        mentionedIds: [],
+      }),
+    );
+    expect(
+      (await notificationsOf(own.creatorId)).filter((n) => n.kind === 'comment.added'),
+    ).toMatchObject([{ reason: 'uploader', upload_id: photo }]);
+    expect((await notificationsOf(s.follower.id)).filter((n) => n.upload_id === photo)).toEqual([]);
+  });
+
+  it('leaves out followers who muted the project or switched comments off', async () => {
+    const s = await setting();
+    const [muting, noComments, gone] = [
+      await buildUser(ctx),
+      await buildUser(ctx),
+      await buildUser(ctx),
+    ];
+    for (const u of [muting, noComments, gone]) await follow(u.id, s.project.id);
+    await mute(muting.id, s.project.id);
+    await switchOff(noComments.id, 'comments');
+    await ctx.db.updateTable('users').set({ is_active: 0 }).where('id', '=', gone.id).execute();
+    await switchOff(s.creator.id, 'comments');
+    await s.write(s.actor.id, []);
+    for (const u of [muting, noComments, gone, s.creator])
+      expect(await notificationsOf(u.id)).toEqual([]);
+    expect((await notificationsOf(s.follower.id)).map((n) => n.reason)).toEqual(['follower']);
   });
 
   it('leaves out deactivated, muting and switched-off members', async () => {

@@ -43,10 +43,20 @@ describe('/profile: notification settings', () => {
     const switches = await within(region).findAllByRole('switch');
     expect(
       switches.map((s) => s.getAttribute('aria-label') ?? s.closest('label')?.textContent),
-    ).toEqual(['New photos', 'Comments on my photos', 'Mentions', 'Project changes', 'Reports']);
-    const comments = within(region).getByRole('switch', { name: 'Comments on my photos' });
+    ).toEqual([
+      'New photos',
+      'Comments on my photos and in projects I follow',
+      'Mentions',
+      'Project changes',
+      'Reports',
+    ]);
+    const comments = within(region).getByRole('switch', {
+      name: 'Comments on my photos and in projects I follow',
+    });
     expect(comments).toBeChecked();
-    expect(comments).toHaveAccessibleDescription('Someone comments on a photo you took.');
+    expect(comments).toHaveAccessibleDescription(
+      'Someone comments on a photo you took, or in a project you follow or created.',
+    );
     await user.click(comments);
     expect(comments).not.toBeChecked();
     await waitFor(() =>

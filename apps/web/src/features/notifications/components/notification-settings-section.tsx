@@ -26,8 +26,8 @@ const kinds: { kind: Kind; label: string; description: string }[] = [
   { kind: 'uploads', label: 'New photos', description: 'In projects you follow or created.' },
   {
     kind: 'comments',
-    label: 'Comments on my photos',
-    description: 'Someone comments on a photo you took.',
+    label: 'Comments on my photos and in projects I follow',
+    description: 'Someone comments on a photo you took, or in a project you follow or created.',
   },
   { kind: 'mentions', label: 'Mentions', description: 'Someone mentions you in a comment.' },
   {

@@ -83,7 +83,7 @@ export function NotificationsList() {
         <EmptyState
           icon={<NotificationsNoneOutlined />}
           message="You're all caught up"
-          description="Comments on your photos, mentions of you, and new photos and changes in the projects you follow will show here."
+          description="Mentions of you, comments on your photos, and new photos, comments and changes in the projects you follow will show here."
         />
       </>
     );
