@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addPick, insertMention, mentionQueryAt, pickedIds } from './mention-query';
+import { addPick, completes, insertMention, mentionQueryAt, pickedIds } from './mention-query';
 
 describe('mentionQueryAt', () => {
   it('finds the name being typed after an @ at the caret', () => {
@@ -20,6 +20,22 @@ describe('mentionQueryAt', () => {
 
   it('reads only up to the caret', () => {
     expect(mentionQueryAt('@ann lee', 4)).toEqual({ start: 0, end: 4, query: 'ann' });
+  });
+});
+
+describe('completes', () => {
+  const ann = { id: 6, firstname: 'Ann', lastname: 'Lee' };
+  const zoe = { id: 5, firstname: 'Zoë', lastname: 'Müller' };
+
+  it('fits a first, last or full name starting with what is typed, accents and case ignored', () => {
+    for (const query of ['a', 'ANN', 'ann l', 'Ann Lee', 'Ann Lee ', 'lee'])
+      expect(completes(ann, query)).toBe(true);
+    for (const query of ['zoe', 'zoe m', 'MULLER']) expect(completes(zoe, query)).toBe(true);
+  });
+
+  it('does not fit text typed past the name, nor another name', () => {
+    for (const query of ['Ann Lee said', 'Ann Leeds', 'Anna', 'ee'])
+      expect(completes(ann, query)).toBe(false);
   });
 });
 

@@ -1,4 +1,4 @@
-import { commentLimits, findMentions, type MentionCandidate } from '@sitelog/shared';
+import { commentLimits, findMentions, foldName, type MentionCandidate } from '@sitelog/shared';
 
 /** What is being typed after an `@`, where the caret is: the text to complete and where it is. */
 export interface MentionQuery {
@@ -27,6 +27,20 @@ export function mentionQueryAt(text: string, caret: number): MentionQuery | null
   const query = before.slice(at + 1);
   if (!TYPED_NAME.test(query)) return null;
   return { start: at, end: caret, query };
+}
+
+/**
+ * Whether `person` may complete `query` as typed now: their first, last or full name starts with
+ * it, accents and case ignored (the server's rule for `/api/user/mentionable`). An answer shown
+ * may be for what was typed a moment earlier (the lookup waits for a pause, and the last answer
+ * stays while the next is asked): "@Ann Lee said" must not be offered Ann Lee, whose insertion
+ * would replace "said".
+ */
+export function completes(person: MentionCandidate, query: string): boolean {
+  const typed = foldName(query);
+  return [person.firstname, person.lastname, `${person.firstname} ${person.lastname}`].some(
+    (name) => foldName(name).startsWith(typed),
+  );
 }
 
 /**

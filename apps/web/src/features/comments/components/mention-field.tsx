@@ -18,7 +18,7 @@ import { PersonAvatar } from '@/components/person-avatar';
 import { visuallyHidden } from '@/components/visually-hidden';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useMentionable } from '../api/get-mentionable';
-import { insertMention, mentionQueryAt } from '../mention-query';
+import { completes, insertMention, mentionQueryAt } from '../mention-query';
 
 /** How long typing after an `@` pauses before the members are asked for. */
 export const MENTION_LOOKUP_DELAY_MS = 150;
@@ -82,7 +82,11 @@ export function MentionField({
   const typing = mention !== null && mention.start !== dismissedAt ? mention : null;
   const query = useDebouncedValue(typing?.query ?? '', MENTION_LOOKUP_DELAY_MS, '');
   const lookup = useMentionable(query, typing !== null && query !== '');
-  const options = typing !== null && query !== '' && !lookup.isError ? (lookup.data ?? []) : [];
+  // Only members that fit what is typed now: the answer may be for an earlier query.
+  const options =
+    typing !== null && query !== '' && !lookup.isError
+      ? (lookup.data ?? []).filter((person) => completes(person, typing.query))
+      : [];
   const open = options.length > 0;
   const activeIndex =
     active.query === query ? Math.min(active.index, Math.max(options.length - 1, 0)) : 0;
