@@ -9,7 +9,7 @@ import {
   type CommentRequest,
   type MentionCandidate,
 } from '@sitelog/shared';
-import { useState, type Ref } from 'react';
+import { useRef, useState, type Ref } from 'react';
 import { useCharacterLimit } from '@/components/character-limit';
 import { errorMessage } from '@/lib/api-client';
 import type { ExtraInvalidations } from '@/lib/invalidate';
@@ -37,9 +37,9 @@ export function commentRequest(text: string, picked: readonly MentionCandidate[]
 
 /**
  * The field under a thread: write, mention with `@`, send (the button or Ctrl/⌘+Enter). The text
- * stays until the server has stored it: a failure shows its message and keeps every word, and
- * offline the button waits for the connection. The members picked in the `@` list go with the
- * text (they tell apart two members with the same name).
+ * stays until the server has stored it, and words typed meanwhile stay after it: a failure shows
+ * its message and keeps every word, and offline the button waits for the connection. The members
+ * picked in the `@` list go with the text (they tell apart two members with the same name).
  */
 export function CommentComposer({
   uploadId,
@@ -63,12 +63,25 @@ export function CommentComposer({
   );
   const ready = canSendText(text) && online;
 
+  /** The field's text as last typed, for an answer that arrives after more was typed. */
+  const typed = useRef('');
+  const change = (next: string) => {
+    typed.current = next;
+    setText(next);
+  };
+
   const send = () => {
     if (!ready || add.isPending) return;
-    add.mutate(commentRequest(text, picked), {
+    const sent = text;
+    add.mutate(commentRequest(sent, picked), {
       onSuccess: () => {
-        setText('');
-        setPicked([]);
+        // The field stays editable while the comment is on its way: what was typed meanwhile
+        // stays (after the sent text, only the new words; the whole text if the sent part was
+        // changed), to be sent next.
+        const now = typed.current;
+        const left = now.startsWith(sent) ? now.slice(sent.length).trimStart() : now;
+        change(left);
+        if (left === '') setPicked([]);
       },
     });
   };
@@ -89,7 +102,7 @@ export function CommentComposer({
           placeholder="Write a comment…"
           value={text}
           onChange={(next) => {
-            setText(next);
+            change(next);
             if (add.isError) add.reset();
           }}
           onSubmit={send}
