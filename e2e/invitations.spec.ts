@@ -93,8 +93,13 @@ test.describe('invitations', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'invite-dialog');
+    // A click beside the dialog does not lose the link; DONE closes it, and the focus is back
+    // on First name for the next invitation.
+    await page.mouse.click(5, 5);
+    await expect(dialog).toBeVisible();
     await dialog.getByRole('button', { name: 'Done' }).click();
     await expect(dialog).toBeHidden();
+    await expect(form.getByLabel('First name')).toBeFocused();
 
     const row = page
       .getByRole('list', { name: 'Users' })
