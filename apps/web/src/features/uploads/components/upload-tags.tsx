@@ -6,7 +6,7 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Upload } from '@sitelog/shared';
-import { useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { errorMessage } from '@/lib/api-client';
 import type { ExtraInvalidations } from '@/lib/invalidate';
@@ -78,15 +78,23 @@ export function UploadTags({
   const [pending, setPending] = useState('');
   const [pendingShown, setPendingShown] = useState(false);
   const update = useUpdateUpload(upload.id, { invalidate });
-  const editButton = useRef<HTMLButtonElement>(null);
+  /** Set when the field closes: focus goes back to EDIT TAGS once it is drawn again. */
+  const refocus = useRef(false);
+  // A callback ref runs in the commit that mounts the button (a frame callback could run before
+  // React draws it under load, and find no button).
+  const editButton = useCallback((node: HTMLButtonElement | null) => {
+    if (node && refocus.current) {
+      refocus.current = false;
+      node.focus();
+    }
+  }, []);
 
   const close = () => {
     setDraft(null);
     setPending('');
     setPendingShown(false);
     update.reset();
-    // The field is gone: focus returns to the button that opened it.
-    requestAnimationFrame(() => editButton.current?.focus());
+    refocus.current = true;
   };
   const save = async (next: string[]) => {
     // Leaving the field added what could be a tag; what is left was refused, and saving
