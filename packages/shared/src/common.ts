@@ -120,3 +120,20 @@ export function optionalText(label: string, max: number) {
     .regex(MULTI_LINE_TEXT, { error: `${label} must not contain control characters.` })
     .refine(isWellFormedText, { error: `${label} must be valid text.` });
 }
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A calendar day, `YYYY-MM-DD`, that exists (no 2024-02-30). */
+export function dayField(label: string) {
+  return z
+    .string({ error: `${label} must be a date (YYYY-MM-DD).` })
+    .regex(DAY, { error: `${label} must be a date (YYYY-MM-DD).` })
+    .refine(
+      (v) =>
+        !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) &&
+        new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+      {
+        error: `${label} is not a real date.`,
+      },
+    );
+}

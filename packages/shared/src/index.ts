@@ -12,3 +12,4 @@ export * from './comments.js';
 export * from './mentions.js';
 export * from './notifications.js';
 export * from './invitations.js';
+export * from './reports.js';

@@ -5,8 +5,8 @@ import { commentPersonSchema } from './comments.js';
 /**
  * What an event records. `upload.added`: photos added to a project (grouped when one member adds
  * several close together); `project.*`: a project created, edited, archived or restored;
- * `comment.added`: a comment on a photo; `mention`: a member named in a comment; `report.created`
- * is written once reports exist.
+ * `comment.added`: a comment on a photo; `mention`: a member named in a comment; `report.created`:
+ * a report's PDF was first made.
  */
 export const eventKinds = [
   'upload.added',
@@ -48,6 +48,8 @@ export const eventSchema = z.object({
   mentioned: commentPersonSchema.nullable(),
   /** Photos in a grouped `upload.added` (1 otherwise). */
   count: z.number().int(),
+  /** Added (issue 16): for `report.created`, the report (null once it was deleted). */
+  report: z.object({ id: z.number().int(), title: z.string() }).nullable().optional(),
   createdAt: z.string(),
 });
 export type AppEvent = z.infer<typeof eventSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { idField } from './common.js';
+import { dayField, idField } from './common.js';
 import { projectSchema } from './projects.js';
+import { reportSchema } from './reports.js';
 import { uploadSchema } from './uploads.js';
 import { profileSchema } from './users.js';
 
@@ -15,24 +16,8 @@ export const searchLimits = {
   typeAhead: 4,
 } as const;
 
-export const searchTypes = ['all', 'projects', 'uploads', 'people'] as const;
+export const searchTypes = ['all', 'projects', 'uploads', 'people', 'reports'] as const;
 export type SearchType = (typeof searchTypes)[number];
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-function day(label: string) {
-  return z
-    .string({ error: `${label} must be a date (YYYY-MM-DD).` })
-    .regex(DAY, { error: `${label} must be a date (YYYY-MM-DD).` })
-    .refine(
-      (v) =>
-        !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) &&
-        new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
-      {
-        error: `${label} is not a real date.`,
-      },
-    );
-}
 
 /**
  * `GET /api/search`: the query is plain text (quotes, `*`, `-`, `NEAR`, SQL are words, never
@@ -58,8 +43,8 @@ export const searchQuerySchema = z
       .default('all'),
     project: idField('project', 'project must be a project id.').optional(),
     author: idField('author', 'author must be a member id.').optional(),
-    from: day('from').optional(),
-    to: day('to').optional(),
+    from: dayField('from').optional(),
+    to: dayField('to').optional(),
     by: z
       .enum(['uploaded', 'captured'], { error: 'by must be uploaded or captured.' })
       .default('uploaded'),
@@ -79,7 +64,7 @@ export const searchQuerySchema = z
       .optional(),
   })
   .refine((v) => v.before === undefined || v.type !== 'all', {
-    error: 'before pages one section: give type (projects, uploads or people) with it.',
+    error: 'before pages one section: give type (projects, uploads, people or reports) with it.',
     path: ['before'],
   })
   .refine((v) => v.from === undefined || v.to === undefined || v.from <= v.to, {
@@ -97,5 +82,7 @@ export const searchResponseSchema = z.object({
   projects: section(projectSchema).optional(),
   uploads: section(uploadSchema).optional(),
   people: section(profileSchema).optional(),
+  /** Added (issue 16): reports by title, intro, type, project and author. */
+  reports: section(reportSchema).optional(),
 });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;

@@ -96,6 +96,8 @@ export interface UploadsTable {
   tags: Generated<string>;
   /** Comments on the upload, kept by the comments module. */
   comments_count: Generated<number>;
+  /** SHA-256 (hex) of the stored original; null for photos uploaded before reports existed. */
+  original_sha256: Generated<string | null>;
 }
 
 interface UploadTagsTable {
@@ -126,6 +128,8 @@ interface EventsTable {
   project_id: number;
   upload_id: number | null;
   comment_id: number | null;
+  /** The report of a `report.created` event. */
+  report_id: Generated<number | null>;
   data: Generated<string>;
   created_at: string;
 }
@@ -167,6 +171,61 @@ interface InvitationsTable {
   used_at: string | null;
 }
 
+/** A photo report (issue 16); see the reports migration. */
+export interface ReportsTable {
+  id: Generated<number>;
+  project_id: number;
+  author_id: number;
+  type: string;
+  title: string;
+  intro: string;
+  team_name: string;
+  time_zone: string;
+  /** Inclusive days, `YYYY-MM-DD`. */
+  date_from: string;
+  date_to: string;
+  /** Photos per page: 1, 2 or 4. */
+  layout: number;
+  photo_count: number;
+  /** queued | generating | ready | failed */
+  status: string;
+  /** Photos drawn so far by the running generation. */
+  progress: Generated<number>;
+  error: string | null;
+  pdf_key: string | null;
+  pdf_bytes: number | null;
+  pdf_pages: number | null;
+  created_at: string;
+  updated_at: string;
+  /** When the PDF now stored was finished; null until the first one is. */
+  generated_at: string | null;
+}
+
+interface ReportPhotosTable {
+  report_id: number;
+  /** 1-based order in the report. */
+  position: number;
+  /** Null once the photo has been deleted. */
+  upload_id: number | null;
+  /** The photo's name when it was added (kept after a delete). */
+  name: string;
+  caption: string;
+  /** The SHA-256 of the original the PDF printed; null until first generated. */
+  sha256: string | null;
+}
+
+interface ReportLinksTable {
+  id: Generated<number>;
+  report_id: number;
+  token_hash: string;
+  created_by: number;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  downloads: Generated<number>;
+  last_download_at: string | null;
+}
+
 /**
  * One searchable thing (a project, an upload or a person), kept in step by triggers (see the
  * search-index migration). PostgreSQL adds a `document` tsvector; SQLite indexes the text in the
@@ -199,6 +258,9 @@ export interface DB {
   notification_settings: NotificationSettingsTable;
   project_mutes: ProjectMarksTable;
   invitations: InvitationsTable;
+  reports: ReportsTable;
+  report_photos: ReportPhotosTable;
+  report_links: ReportLinksTable;
 }
 
 export type NewUserRow = Insertable<UsersTable>;

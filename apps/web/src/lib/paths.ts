@@ -20,7 +20,11 @@ export const paths = {
   newProject: '/projects/new',
   project: (id: number) => `/project/${id}`,
   reports: '/reports',
-  reportCreate: '/reports/create',
+  /** The report creator, carrying its project (spec §2's report-creator). */
+  reportCreate: (projectId?: number) =>
+    projectId === undefined ? '/reports/create' : `/reports/create?project=${projectId}`,
+  /** One report: its PDF, progress, photos and public links (not in the spec). */
+  report: (id: number) => `/report/${id}`,
   notifications: '/notifications',
   /** The team's activity timeline (the side menu's Events). */
   events: '/events',

@@ -19,8 +19,7 @@ const sampleReports = [
 ];
 
 /** Where a report for this project would be created (the spec's "report-creator" route). */
-export const reportCreatorPath = (projectId: number) =>
-  `${paths.reportCreate}?${new URLSearchParams({ project: String(projectId) }).toString()}`;
+export const reportCreatorPath = (projectId: number) => paths.reportCreate(projectId);
 
 /** The project page's Reports section: a placeholder with sample tiles (spec §2). */
 export function ProjectReportsSection({ projectId }: { projectId: number }) {
