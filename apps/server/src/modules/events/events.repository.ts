@@ -10,6 +10,8 @@ export interface NewEvent {
   projectId: number;
   uploadId: number | null;
   commentId: number | null;
+  /** The report of a `report.created` event; none unless given. */
+  reportId?: number | null;
   data: Record<string, unknown>;
   at: string;
 }
@@ -23,6 +25,7 @@ export async function insertEvent(trx: Database, event: NewEvent): Promise<numbe
       project_id: event.projectId,
       upload_id: event.uploadId,
       comment_id: event.commentId,
+      report_id: event.reportId ?? null,
       data: JSON.stringify(event.data),
       created_at: event.at,
     })
@@ -166,13 +169,17 @@ export async function deleteEvents(trx: Database, ids: number[]): Promise<void> 
 
 // ---- reading ---------------------------------------------------------------------------------
 
-/** An event with what it names, as it is now: the upload columns are null once it is deleted. */
+/**
+ * An event with what it names, as it is now: the upload columns are null once it is deleted, the
+ * report columns for any event but `report.created` (a deleted report takes its events along).
+ */
 function eventViews(db: Database) {
   return db
     .selectFrom('events as e')
     .innerJoin('users as a', 'a.id', 'e.actor_id')
     .innerJoin('projects as p', 'p.id', 'e.project_id')
     .leftJoin('uploads as u', 'u.id', 'e.upload_id')
+    .leftJoin('reports as r', 'r.id', 'e.report_id')
     .select([
       'e.id',
       'e.kind',
@@ -185,6 +192,8 @@ function eventViews(db: Database) {
       'u.id as upload_id',
       'u.name as upload_name',
       'u.preview_key',
+      'r.id as report_id',
+      'r.title as report_title',
       'e.data',
       'e.created_at',
     ]);

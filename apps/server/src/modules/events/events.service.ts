@@ -66,6 +66,52 @@ export async function recordEvent(trx: Database, event: RecordedEvent): Promise<
   return eventId;
 }
 
+/** A report whose PDF was first made: its id, project, author (the actor) and title. */
+export interface ReportActivity {
+  id: number;
+  projectId: number;
+  authorId: number;
+  title: string;
+}
+
+/**
+ * Records `report.created` for a report whose PDF was first made, in the caller's transaction,
+ * and notifies the project's followers and creator as a project event does (not the author,
+ * deactivated members, those who muted the project or switched reports off). The event keeps the
+ * title (`data.title`); deleting the report deletes the event and its notifications. Answers the
+ * event's id.
+ */
+export async function recordReportCreated(
+  trx: Database,
+  report: ReportActivity,
+  at: string = nowIso(),
+): Promise<number> {
+  const eventId = await repo.insertEvent(trx, {
+    kind: 'report.created',
+    actorId: report.authorId,
+    projectId: report.projectId,
+    uploadId: null,
+    commentId: null,
+    reportId: report.id,
+    data: { title: report.title },
+    at,
+  });
+  await repo.notify(
+    trx,
+    { kind: 'project' },
+    {
+      eventId,
+      kind: 'report.created',
+      actorId: report.authorId,
+      projectId: report.projectId,
+      uploadId: null,
+      setting: 'reports',
+      at,
+    },
+  );
+  return eventId;
+}
+
 /** A comment's mentions: who wrote it, on which photo, what it says, whom it names. */
 export interface MentionActivity {
   actorId: number;
@@ -228,6 +274,8 @@ interface EventData {
   uploadName: string;
   excerpt: string | null;
   mentionedId: number | null;
+  /** The report's title when it was made (`report.created`). */
+  title: string;
 }
 
 /** An event's `data` as an object (`{}` if it is not one). */
@@ -247,6 +295,7 @@ function readData(text: string): EventData {
     uploadName: typeof data.uploadName === 'string' ? data.uploadName : '',
     excerpt: typeof data.excerpt === 'string' ? data.excerpt : null,
     mentionedId: typeof data.mentionedId === 'number' ? data.mentionedId : null,
+    title: typeof data.title === 'string' ? data.title : '',
   };
 }
 
@@ -256,7 +305,9 @@ const isKind = (kind: string): kind is EventKind =>
 /**
  * Events as the API shows them, in the rows' order, each with `count` (1 unless grouped). The
  * upload's name is its current one, or the one kept in the event once the upload is deleted
- * (then `id` and `previewLink` are null); preview links are signed for the viewer.
+ * (then `id` and `previewLink` are null); preview links are signed for the viewer. A report's
+ * title is its current one (the one kept in the event if the row cannot be read); `report` is
+ * null for every other kind.
  */
 async function toEvents(
   deps: EventsDeps,
@@ -303,6 +354,10 @@ async function toEvents(
           : null,
         excerpt: d.excerpt,
         mentioned: d.mentionedId === null ? null : (people.get(d.mentionedId) ?? null),
+        report:
+          row.kind === 'report.created' && row.report_id !== null
+            ? { id: row.report_id, title: row.report_title ?? d.title }
+            : null,
         count,
         createdAt: row.created_at,
       },
