@@ -24,8 +24,10 @@ export type SearchType = (typeof searchTypes)[number];
  * syntax); every word must match, the last one as a prefix too ("reba" finds rebar), accents and
  * case ignored. `type` picks one section (paged with `before`, the `next` cursor of the page
  * before) or `all` (the first page of each). The upload filters (`project`, `author`, `from`,
- * `to` inclusive days, `by` which time they apply to) narrow the uploads section; `archived`
- * includes archived projects (and their photos).
+ * `to` inclusive days, `by` which time they apply to) narrow the uploads section; `project`,
+ * `author` (the report's author) and `from`/`to` (the UTC day the report was created; `by` is
+ * the photos' alone) narrow the reports section too; `archived` includes archived projects (and
+ * their photos and reports).
  */
 export const searchQuerySchema = z
   .object({

@@ -25,6 +25,7 @@ import * as m09 from './migrations/2026-11-26-04-collaboration.js';
 import * as m10 from './migrations/2026-11-26-05-search-tags.js';
 import * as m11 from './migrations/2026-11-26-06-tag-prefix-index.js';
 import * as m12 from './migrations/2026-11-26-07-reports.js';
+import * as m13 from './migrations/2026-11-26-08-search-reports.js';
 import type { DB } from './schema.js';
 import { withStatementCache } from './sqlite-statements.js';
 
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-26-05-search-tags': m10,
   '2026-11-26-06-tag-prefix-index': m11,
   '2026-11-26-07-reports': m12,
+  '2026-11-26-08-search-reports': m13,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

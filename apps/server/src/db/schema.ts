@@ -227,13 +227,13 @@ interface ReportLinksTable {
 }
 
 /**
- * One searchable thing (a project, an upload or a person), kept in step by triggers (see the
- * search-index migration). PostgreSQL adds a `document` tsvector; SQLite indexes the text in the
- * FTS5 table `search_fts`.
+ * One searchable thing (a project, an upload, a person or a report), kept in step by triggers
+ * (see the search-index and search-reports migrations). PostgreSQL adds a `document` tsvector;
+ * SQLite indexes the text in one FTS5 table per kind, `search_fts_<kind>`.
  */
 interface SearchDocumentsTable {
   id: Generated<number>;
-  kind: 'project' | 'upload' | 'person';
+  kind: 'project' | 'upload' | 'person' | 'report';
   ref_id: number;
   title: string;
   body: string;

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { isSqlite, type Database } from '../../db/database.js';
 import { fts5Match } from './search.terms.js';
 
-export type SearchKind = 'project' | 'upload' | 'person';
+export type SearchKind = 'project' | 'upload' | 'person' | 'report';
 
 /** Where a page continues: after this hit in (score desc, at desc, id desc) order. */
 export interface SearchCursor {
@@ -22,13 +22,23 @@ export interface UploadFilters {
   by: 'uploaded' | 'captured';
 }
 
+export interface ReportFilters {
+  projectId?: number;
+  /** The report's author. */
+  authorId?: number;
+  /** Inclusive days (YYYY-MM-DD, UTC) on which the report was created. */
+  from?: string;
+  to?: string;
+}
+
 export interface SearchPage {
   terms: string[];
-  /** Include archived projects and their uploads. */
+  /** Include archived projects and their uploads and reports. */
   archived: boolean;
   limit: number;
   after?: SearchCursor;
   uploads?: UploadFilters;
+  reports?: ReportFilters;
 }
 
 /** What each kind joins, which time is its recency, and which filters apply. */
@@ -48,6 +58,21 @@ function kindSql(kind: SearchKind, page: SearchPage) {
       join: sql`join users m on m.id = d.ref_id`,
       id: sql`m.id`,
       at: sql`m.updated_at`,
+      where,
+    };
+  }
+  if (kind === 'report') {
+    const f = page.reports;
+    if (!page.archived) where.push(sql`p.archived_at is null`);
+    if (f?.projectId !== undefined) where.push(sql`r.project_id = ${f.projectId}`);
+    if (f?.authorId !== undefined) where.push(sql`r.author_id = ${f.authorId}`);
+    // ISO text in UTC: the first ten characters are the day, as for upload times.
+    if (f?.from !== undefined) where.push(sql`substr(r.created_at, 1, 10) >= ${f.from}`);
+    if (f?.to !== undefined) where.push(sql`substr(r.created_at, 1, 10) <= ${f.to}`);
+    return {
+      join: sql`join reports r on r.id = d.ref_id join projects p on p.id = r.project_id`,
+      id: sql`r.id`,
+      at: sql`r.created_at`,
       where,
     };
   }
