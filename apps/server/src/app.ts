@@ -31,6 +31,7 @@ import { mediaRoutes } from './modules/uploads/media.routes.js';
 import { uploadRoutes } from './modules/uploads/uploads.routes.js';
 import { invitationRoutes } from './modules/users/invitations.routes.js';
 import { userRoutes } from './modules/users/users.routes.js';
+import { workspaceRoutes } from './modules/workspace/workspace.routes.js';
 import type { ImageProcessor } from './media/image-processor.js';
 import type { MediaLinks } from './media/links.js';
 import type { Storage } from './media/storage/index.js';
@@ -117,6 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   eventRoutes(app, deps);
   notificationRoutes(app, deps);
   commentRoutes(app, deps);
+  workspaceRoutes(app, deps);
   mediaRoutes(app, deps);
 
   await registerWebApp(app, config);

@@ -125,6 +125,9 @@ const EXPECTED: Record<string, readonly [number, number, number, number, number,
   'GET /api/project/:id/mute':            [401, 401,   200,   200,  200,  401,  401],
   'POST /api/project/:id/mute':           [401, 401,   200,   200,  200,  401,  401],
   'POST /api/project/:id/unmute':         [401, 401,   200,   200,  200,  401,  401],
+  // The workspace (issue 16): its team name, read by every member, set by admins.
+  'GET /api/workspace':                   [401, 401,   200,   200,  200,  401,  401],
+  'PATCH /api/workspace':                 [401, 401,   403,   403,  200,  401,  401],
   'GET /media/*':                         [403, 403,   200,   200,  200,  403,  403],
 };
 
@@ -422,6 +425,12 @@ const REQUESTS: Record<string, (caller: Caller) => Promise<Request> | Request> =
   'POST /api/project/:id/unmute': () => ({
     method: 'POST',
     url: `/api/project/${world.projectId}/unmute`,
+  }),
+  'GET /api/workspace': () => ({ method: 'GET', url: '/api/workspace' }),
+  'PATCH /api/workspace': () => ({
+    method: 'PATCH',
+    url: '/api/workspace',
+    ...json({ teamName: 'Matrix Construction' }),
   }),
   'GET /media/*': ({ role }) => {
     const link = world.links[role];

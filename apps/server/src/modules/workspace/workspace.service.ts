@@ -1,0 +1,37 @@
+import type { Workspace, workspacePatchSchema } from '@sitelog/shared';
+import type { z } from 'zod';
+import type { Database } from '../../db/database.js';
+import * as repo from './workspace.repository.js';
+
+/**
+ * The workspace: what the whole team shares. For now its name (the company or team a report's
+ * cover names), kept in the `settings` table.
+ */
+export interface WorkspaceDeps {
+  db: Database;
+}
+
+/**
+ * The company or team name, empty when no admin has set one. The reports module takes it as a
+ * new report's default team name.
+ */
+export async function getTeamName(db: Database): Promise<string> {
+  return (await repo.findTeamName(db)) ?? '';
+}
+
+/** GET /api/workspace: any signed-in member. */
+export async function getWorkspace(deps: WorkspaceDeps): Promise<Workspace> {
+  return { teamName: await getTeamName(deps.db) };
+}
+
+/**
+ * PATCH /api/workspace (admins; the route's access says so): sets the team name, trimmed and on
+ * one line by the schema; an empty name clears it. Answers the workspace as it now is.
+ */
+export async function updateWorkspace(
+  deps: WorkspaceDeps,
+  patch: z.output<typeof workspacePatchSchema>,
+): Promise<Workspace> {
+  await repo.saveTeamName(deps.db, patch.teamName);
+  return getWorkspace(deps);
+}
