@@ -31,9 +31,19 @@ describe('activity sentences', () => {
     expect(text({ kind: 'project.restored', upload: null })).toBe(
       'Aisha Khan restored Riverside Block C',
     );
-    expect(text({ kind: 'report.created', upload: null })).toBe(
-      'Aisha Khan added a report to Riverside Block C',
+  });
+
+  it('names a new report and its project, and says so plainly once the report is deleted', () => {
+    const made = { kind: 'report.created' as const, upload: null };
+    expect(text({ ...made, report: { id: 8, title: 'Week 47 <i>site</i>' } })).toBe(
+      'Aisha Khan made the report “Week 47 <i>site</i>” in Riverside Block C',
     );
+    expect(
+      activitySentence(makeEvent({ ...made, report: { id: 8, title: 'Week 47' } }), viewer)
+        .filter((part) => part.strong)
+        .map((part) => part.text),
+    ).toEqual(['Aisha Khan', '“Week 47”', 'Riverside Block C']);
+    expect(text({ ...made, report: null })).toBe('Aisha Khan made a report in Riverside Block C');
   });
 
   it('quotes a comment on one line, on the photo it was written on', () => {
@@ -91,6 +101,14 @@ describe('where an activity leads', () => {
     expect(activityTarget(makeEvent())).toBe('/upload/55');
     expect(activityTarget(makeEvent({ kind: 'comment.added' }))).toBe('/upload/55#comments');
     expect(activityTarget(makeEvent({ kind: 'mention' }))).toBe('/upload/55#comments');
+  });
+
+  it("opens a new report's page, or its project once the report is deleted", () => {
+    const made = { kind: 'report.created' as const, upload: null };
+    expect(activityTarget(makeEvent({ ...made, report: { id: 8, title: 'Week 47' } }))).toBe(
+      '/report/8',
+    );
+    expect(activityTarget(makeEvent({ ...made, report: null }))).toBe('/project/12');
   });
 
   it('opens the project for project changes, a group of photos and a deleted photo', () => {

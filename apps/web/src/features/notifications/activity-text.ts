@@ -24,7 +24,8 @@ const quote = (excerpt: string | null) =>
 
 /**
  * What happened, as a sentence in parts: "Aisha Khan added 12 photos to Riverside Block C",
- * "Ben Ray commented on Slab pour: “…”", "Ben Ray mentioned you: “…”". `viewerId` turns the
+ * "Ben Ray commented on Slab pour: “…”", "Ben Ray mentioned you: “…”", "Ann Lee made the report
+ * “Week 47” in Riverside Block C". `viewerId` turns the
  * viewer's own name into "you".
  */
 export function activitySentence(event: AppEvent, viewerId: number): SentencePart[] {
@@ -62,7 +63,16 @@ export function activitySentence(event: AppEvent, viewerId: number): SentencePar
       return [actor, { text: ' mentioned ' }, mentioned, ...quote(event.excerpt)];
     }
     case 'report.created':
-      return [actor, { text: ' added a report to ' }, project];
+      // The report is null once deleted (its events go with it, so rarely seen).
+      return event.report
+        ? [
+            actor,
+            { text: ' made the report ' },
+            { text: `“${event.report.title}”`, strong: true },
+            { text: ' in ' },
+            project,
+          ]
+        : [actor, { text: ' made a report in ' }, project];
   }
 }
 
@@ -86,10 +96,13 @@ export const sentenceText = (parts: SentencePart[]) => parts.map((part) => part.
 export const photoDeleted = (event: AppEvent) => event.upload !== null && event.upload.id === null;
 
 /**
- * Where opening the activity leads: its photo (at its comments for a comment or a mention), or
- * the project for project changes, a group of photos and a photo deleted since.
+ * Where opening the activity leads: its report's page for a new report, its photo (at its
+ * comments for a comment or a mention), or the project for project changes, a group of photos,
+ * a photo deleted since and a report deleted since.
  */
 export function activityTarget(event: AppEvent): string {
+  if (event.kind === 'report.created')
+    return event.report ? paths.report(event.report.id) : paths.project(event.project.id);
   const id = event.upload?.id ?? null;
   if (id === null || (event.kind === 'upload.added' && event.count > 1))
     return paths.project(event.project.id);
