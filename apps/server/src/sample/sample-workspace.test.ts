@@ -1,5 +1,6 @@
 // The sample workspace's photos and comments: generated, pushed through the upload pipeline and
 // the comments service, with counts, events and the admin's notifications right.
+import { createHash } from 'node:crypto';
 import {
   normalizeTag,
   type CommentPage,
@@ -8,10 +9,11 @@ import {
   type Project,
   type UnreadCount,
   type Upload,
+  type Workspace,
 } from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestContext, login, type TestContext } from '../../test/helpers.js';
-import { seedSampleWorkspace } from './sample-workspace.js';
+import { SAMPLE_COMPANY, seedSampleWorkspace } from './sample-workspace.js';
 import { storedKeys, tempFiles } from '../../test/uploads.js';
 
 let ctx: TestContext;
@@ -201,6 +203,26 @@ describe('sample workspace photos', () => {
     expect(thread.comments.map((c) => c.author.firstname)).toEqual(['Marco', 'Dana', 'Tomasz']);
     expect(thread.comments[0]?.mentions).toMatchObject([{ firstname: 'Dana' }]);
     expect(thread.comments[1]?.body).toMatch(/^Approved, go ahead\./);
+  });
+
+  it("names the sample company as the workspace's team", async () => {
+    const hints = (await api(ctx, { method: 'GET', url: '/api/auth/hints' })).json<LoginHints>();
+    if (!hints.sample) throw new Error('the sample account was not remembered');
+    const token = await login(ctx, hints.sample);
+    const res = await api(ctx, { method: 'GET', url: '/api/workspace', token });
+    expect(res.json<Workspace>()).toEqual({ teamName: SAMPLE_COMPANY });
+    expect(SAMPLE_COMPANY).toBe('Whitfield & Rossi Construction');
+  });
+
+  it('stores the SHA-256 of every original, the hash of the stored bytes', async () => {
+    const rows = await ctx.db
+      .selectFrom('uploads')
+      .select(['original_key', 'original_sha256'])
+      .execute();
+    for (const row of rows) {
+      const bytes = await ctx.storage.get(row.original_key);
+      expect(row.original_sha256).toBe(createHash('sha256').update(bytes!).digest('hex'));
+    }
   });
 
   it('does nothing on a database that already has users', async () => {

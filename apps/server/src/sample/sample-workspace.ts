@@ -19,6 +19,7 @@ import {
 import { createComment } from '../modules/comments/comments.service.js';
 import { storeUpload } from '../modules/uploads/uploads.service.js';
 import { createAccount, hasAccounts } from '../modules/users/users.service.js';
+import { setTeamName } from '../modules/workspace/workspace.service.js';
 import { renderSamplePhoto, type SampleScene } from './sample-photos.js';
 
 interface SeedDeps {
@@ -27,6 +28,9 @@ interface SeedDeps {
   storage: Storage;
   images: ImageProcessor;
 }
+
+/** The sample company: the workspace's team name, on the cover of its reports. */
+export const SAMPLE_COMPANY = 'Whitfield & Rossi Construction';
 
 const people = [
   { firstname: 'Dana', lastname: 'Whitfield', email: 'dana.whitfield@example.com', isAdmin: true },
@@ -533,8 +537,9 @@ class SeedRaceLost extends Error {}
  * construction projects in real cities with bookmarks and follows, photos on every project with
  * a few comment threads, and one finished project archived (after its photos and comments: an
  * archived project takes none). The follows commit before the photos, so uploads to a followed
- * project notify as they would later. Returns the admin's email and the photo and comment
- * counts, or null when the database already had users.
+ * project notify as they would later. The company's name is the workspace's team name. Returns
+ * the admin's email and the photo and comment counts, or null when the database already had
+ * users.
  */
 export async function seedSampleWorkspace(
   deps: SeedDeps,
@@ -598,6 +603,7 @@ export async function seedSampleWorkspace(
         }
       }
 
+      await setTeamName(trx, SAMPLE_COMPANY);
       const admin = people[0];
       await rememberSampleAccount({ db: trx }, { email: admin.email, password, passwordHash });
       return { userIds, projectIds };

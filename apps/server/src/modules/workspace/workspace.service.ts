@@ -19,6 +19,14 @@ export async function getTeamName(db: Database): Promise<string> {
   return (await repo.findTeamName(db)) ?? '';
 }
 
+/**
+ * Stores the company or team name as given (the route's schema trims it to one line; the sample
+ * workspace names its company). An empty name clears it.
+ */
+export async function setTeamName(db: Database, name: string): Promise<void> {
+  await repo.saveTeamName(db, name);
+}
+
 /** GET /api/workspace: any signed-in member. */
 export async function getWorkspace(deps: WorkspaceDeps): Promise<Workspace> {
   return { teamName: await getTeamName(deps.db) };
@@ -32,6 +40,6 @@ export async function updateWorkspace(
   deps: WorkspaceDeps,
   patch: z.output<typeof workspacePatchSchema>,
 ): Promise<Workspace> {
-  await repo.saveTeamName(deps.db, patch.teamName);
+  await setTeamName(deps.db, patch.teamName);
   return getWorkspace(deps);
 }
