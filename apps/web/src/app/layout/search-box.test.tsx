@@ -2,6 +2,7 @@ import { searchLimits, type Profile, type SearchResponse } from '@sitelog/shared
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeProject } from '@/features/projects/test/make-project';
+import { makeReport } from '@/features/search/test/make-report';
 import { makeUpload } from '@/features/uploads/test/upload-fixtures';
 import { jsonError, type MockRequest } from '@/test/mock-api';
 import { member, renderApp } from '@/test/render-app';
@@ -164,6 +165,43 @@ describe('top bar search: type-ahead', () => {
     expect(router.state.location.pathname).toBe('/profile/5');
   });
 
+  it('lists up to four reports after the photos; one opens the report’s page', async () => {
+    const reports = [
+      makeReport({ id: 31, title: 'Rebar delivery, level 2', type: 'safety' }),
+      makeReport({ id: 32, title: 'Pour C4', thumb: null }),
+      makeReport({ id: 33, title: 'Pour C5' }),
+      makeReport({ id: 34, title: 'Pour C6' }),
+    ];
+    const { user, router } = renderWithSearch(() => ({
+      body: { ...results, reports: { items: reports, next: 'more' } },
+    }));
+    const input = await box();
+    await user.type(input, 'reba');
+    const list = await listbox();
+    expect(
+      within(list)
+        .getAllByRole('group')
+        .map((group) => group.textContent?.match(/^(Projects|Photos|Reports|People)/)?.[0]),
+    ).toEqual(['Projects', 'Photos', 'Reports', 'People']);
+    const group = within(list).getByRole('group', { name: 'Reports' });
+    const options = within(group).getAllByRole('option');
+    expect(options).toHaveLength(4);
+    expect(options[0]).toHaveTextContent('Rebar delivery, level 2');
+    expect(options[0]).toHaveTextContent('Safety walk · Rebar yard · Rebecca Stone');
+    expect([...options[0]!.querySelectorAll('mark')].map((mark) => mark.textContent)).toEqual([
+      'Reba',
+      'Reba',
+    ]);
+    // Arrow keys reach the reports among the other options; Enter opens the one highlighted.
+    const all = within(list).getAllByRole('option');
+    const at = all.indexOf(options[1]!);
+    await user.keyboard('{ArrowDown}'.repeat(at + 1));
+    expect(input).toHaveAttribute('aria-activedescendant', options[1]!.id);
+    await user.keyboard('{Enter}');
+    expect(router.state.location.pathname).toBe('/report/32');
+    expect(input).toHaveValue('');
+  });
+
   it('Enter with nothing highlighted opens the full page; Escape closes the dropdown only', async () => {
     const { user, router } = renderWithSearch(() => ({ body: results }));
     const input = await box();
@@ -185,7 +223,11 @@ describe('top bar search: type-ahead', () => {
 
   it('says "No matches" when nothing matches, with no list to walk', async () => {
     const { user } = renderWithSearch(() => ({
-      body: { projects: { items: [], next: null }, uploads: { items: [], next: null } },
+      body: {
+        projects: { items: [], next: null },
+        uploads: { items: [], next: null },
+        reports: { items: [], next: null },
+      },
     }));
     const input = await box();
     await user.type(input, 'zzz');

@@ -2,6 +2,7 @@ import type { Profile, SearchResponse } from '@sitelog/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeProject, makeRow } from '@/features/projects/test/make-project';
+import { makeReport } from '@/features/search/test/make-report';
 import { makeUpload } from '@/features/uploads/test/upload-fixtures';
 import { jsonError, type MockRequest, type MockResponse } from '@/test/mock-api';
 import { setBrowserOnline } from '@/test/online';
@@ -25,6 +26,7 @@ const empty: Sections = {
   projects: { items: [], next: null },
   uploads: { items: [], next: null },
   people: { items: [], next: null },
+  reports: { items: [], next: null },
 };
 
 /** The search answering each section from `sections` (by `type`), or by `answer` when given. */
@@ -60,6 +62,7 @@ const found: Partial<Sections> = {
   },
   uploads: { items: [makeUpload({ id: 21, name: 'Rebar cage, north wall' })], next: null },
   people: { items: [person()], next: null },
+  reports: { items: [makeReport({ id: 31, title: 'Rebar delivery, level 2' })], next: null },
 };
 
 function renderSearch(path: string, sections: Partial<Sections> = found, extra = {}) {
@@ -77,7 +80,9 @@ describe('/search', () => {
   it('without a query gives a hint and asks nothing; one character is not searched either', async () => {
     const { server, router } = renderSearch('/search');
     expect(await screen.findByRole('heading', { level: 1, name: 'Search' })).toBeInTheDocument();
-    expect(within(main()).getByText('Search projects, photos and people')).toBeInTheDocument();
+    expect(
+      within(main()).getByText('Search projects, photos, reports and people'),
+    ).toBeInTheDocument();
     expect(document.title).toBe('Search · Sitelog');
 
     await router.navigate('/search?q=r');
@@ -85,12 +90,12 @@ describe('/search', () => {
       await within(main()).findByText('Type at least 2 characters to search'),
     ).toBeInTheDocument();
     expect(server.callsTo('GET /api/search')).toHaveLength(0);
-    // No Reports section, not even a placeholder.
+    // No sections before a search, and no placeholder.
     expect(screen.queryByRole('region', { name: /reports/i })).not.toBeInTheDocument();
     expect(screen.queryByText(/under construction/i)).not.toBeInTheDocument();
   });
 
-  it('shows the projects, photos and people found, the words marked', async () => {
+  it('shows the projects, photos, reports and people found, the words marked', async () => {
     const { server } = renderSearch('/search?q=reba');
     const projects = await screen.findByRole('region', { name: 'Projects' });
     const list = await within(projects).findByRole('list', { name: 'Projects found' });
@@ -117,6 +122,21 @@ describe('/search', () => {
     expect(profile).toHaveAttribute('href', '/profile/5');
     expect(within(people).getByText('2 projects · 9 uploads')).toBeInTheDocument();
 
+    // Reports after the photos, each a link to its page, with its facts and status.
+    const reports = screen.getByRole('region', { name: 'Reports' });
+    const reportList = await within(reports).findByRole('list', { name: 'Reports found' });
+    const report = within(reportList).getByRole('link', { name: 'Rebar delivery, level 2' });
+    expect(report).toHaveAttribute('href', '/report/31');
+    expect(report.querySelector('mark')).toHaveTextContent('Reba');
+    const item = within(reportList).getByRole('listitem');
+    expect(item).toHaveTextContent('Daily site report · Rebar yard');
+    expect(item).toHaveTextContent('By Rebecca Stone');
+    expect(item).toHaveTextContent('12 photos');
+    expect(item).toHaveTextContent('PDF ready');
+    expect(
+      screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent),
+    ).toEqual(['Projects', 'Photos', 'Reports', 'People']);
+
     // One request per section, each with only what narrows it.
     const calls = server.callsTo('GET /api/search').map(searchParamsOf);
     expect(calls).toEqual(
@@ -124,9 +144,10 @@ describe('/search', () => {
         { q: 'reba', type: 'projects', limit: '20' },
         { q: 'reba', type: 'uploads', limit: '20' },
         { q: 'reba', type: 'people', limit: '20' },
+        { q: 'reba', type: 'reports', limit: '20' },
       ]),
     );
-    expect(calls).toHaveLength(3);
+    expect(calls).toHaveLength(4);
     expect(screen.getByText(/Results for/)).toHaveTextContent('Results for “reba”');
     expect(document.title).toBe('Search: reba · Sitelog');
   });
@@ -169,6 +190,41 @@ describe('/search', () => {
     expect(screen.queryByRole('region', { name: 'Photos' })).not.toBeInTheDocument();
   });
 
+  it('Load more pages the reports by their cursor', async () => {
+    const { user, server } = renderApp('/search?q=slab&type=reports', {
+      signedInAs: member,
+      api: {
+        'GET /api/search': searchApi({}, (request) =>
+          params(request).get('before') === 'r-cursor'
+            ? {
+                body: {
+                  reports: { items: [makeReport({ id: 33, title: 'Slab C3' })], next: null },
+                },
+              }
+            : {
+                body: {
+                  reports: { items: [makeReport({ id: 32, title: 'Slab C4' })], next: 'r-cursor' },
+                },
+              },
+        ),
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Load more' }));
+    const list = screen.getByRole('list', { name: 'Reports found' });
+    await waitFor(() =>
+      expect(
+        within(list)
+          .getAllByRole('link')
+          .map((a) => a.getAttribute('href')),
+      ).toEqual(['/report/32', '/report/33']),
+    );
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    expect(server.callsTo('GET /api/search').map(searchParamsOf)).toEqual([
+      { q: 'slab', type: 'reports', limit: '20' },
+      { q: 'slab', type: 'reports', limit: '20', before: 'r-cursor' },
+    ]);
+  });
+
   it('a section tab sets type in the address, and Back returns to All', async () => {
     const { user, router, server } = renderSearch('/search?q=reba');
     await screen.findByRole('list', { name: 'Projects found' });
@@ -185,13 +241,29 @@ describe('/search', () => {
     expect(screen.queryByRole('region', { name: 'Projects' })).not.toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'People' })).not.toBeInTheDocument();
     // The photos were already loaded for All: nothing is asked again.
-    expect(server.callsTo('GET /api/search')).toHaveLength(3);
+    expect(server.callsTo('GET /api/search')).toHaveLength(4);
+
+    await user.click(within(tabs).getByRole('tab', { name: 'Reports' }));
+    expect(here(router)).toBe('/search?q=reba&type=reports');
+    expect(screen.getByRole('region', { name: 'Reports' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Rebar delivery, level 2' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Photos' })).not.toBeInTheDocument();
+    expect(server.callsTo('GET /api/search')).toHaveLength(4);
+    // Reports have the project, author and date filters; the photos' date basis is not theirs.
+    const filters = screen.getByRole('region', { name: 'Filters' });
+    expect(within(filters).getByRole('combobox', { name: 'Project' })).toBeInTheDocument();
+    expect(within(filters).getByLabelText('From')).toBeInTheDocument();
+    expect(within(filters).queryByRole('button', { name: 'Capture time' })).not.toBeInTheDocument();
+    expect(
+      within(filters).getByText('A report’s date is the day it was made.'),
+    ).toBeInTheDocument();
 
     await user.click(within(tabs).getByRole('tab', { name: 'People' }));
     expect(here(router)).toBe('/search?q=reba&type=people');
     // People have no filters.
     expect(screen.queryByRole('region', { name: 'Filters' })).not.toBeInTheDocument();
 
+    await router.navigate(-1);
     await router.navigate(-1);
     await router.navigate(-1);
     expect(here(router)).toBe('/search?q=reba');
@@ -244,6 +316,38 @@ describe('/search', () => {
     ).toBeChecked();
   });
 
+  it('sends the reports tab its filters from the address, but not the photos’ date basis', async () => {
+    const { server } = renderSearch(
+      '/search?q=rebar&type=reports&project=12&author=5&from=2026-03-01&to=2026-03-31&by=captured&archived=true',
+      found,
+      {
+        'GET /api/project/all/list': {
+          body: [makeRow(12, 'Harbour Bridge', 'Sydney', '2026-11-01T00:00:00Z', 3, 'Ada Admin')],
+        },
+        'GET /api/project/archived': { body: [] },
+        'GET /api/user/all/profile': { body: { count: 1, profiles: [person()] } },
+      },
+    );
+    await screen.findByRole('link', { name: 'Rebar delivery, level 2' });
+    expect(server.callsTo('GET /api/search').map(searchParamsOf)).toEqual([
+      {
+        q: 'rebar',
+        type: 'reports',
+        project: '12',
+        author: '5',
+        from: '2026-03-01',
+        to: '2026-03-31',
+        archived: 'true',
+        limit: '20',
+      },
+    ]);
+    const filters = screen.getByRole('region', { name: 'Filters' });
+    expect(await within(filters).findByRole('combobox', { name: 'Project' })).toHaveValue(
+      'Harbour Bridge',
+    );
+    expect(within(filters).getByLabelText('From')).toHaveValue('2026-03-01');
+  });
+
   it('changing a filter writes it to the address and searches again; Clear filters resets them', async () => {
     const { user, router, server } = renderSearch('/search?q=rebar', found, {
       'GET /api/project/all/list': {
@@ -269,6 +373,18 @@ describe('/search', () => {
         limit: '20',
       }),
     );
+    // The reports are narrowed alike.
+    expect(server.callsTo('GET /api/search').map(searchParamsOf)).toContainEqual({
+      q: 'rebar',
+      type: 'reports',
+      project: '14',
+      limit: '20',
+    });
+    // With photos and reports shown, the date basis is the photos' and the reports' is said.
+    expect(within(filters).getByRole('group', { name: 'Photo dates are' })).toBeInTheDocument();
+    expect(
+      within(filters).getByText('A report’s date is the day it was made.'),
+    ).toBeInTheDocument();
 
     await user.click(within(filters).getByRole('switch', { name: 'Include archived projects' }));
     expect(here(router)).toBe('/search?q=rebar&project=14&archived=true');
@@ -326,6 +442,33 @@ describe('/search', () => {
     expect(within(people).getByRole('button', { name: 'Retry' })).toBeInTheDocument();
     expect(await screen.findByRole('list', { name: 'Projects found' })).toBeInTheDocument();
     await user.click(within(people).getByRole('button', { name: 'Retry' }));
+  });
+
+  it('a failed reports section says so with Retry, which asks again', async () => {
+    let fail = true;
+    const { user, server } = renderApp('/search?q=rebar&type=reports', {
+      signedInAs: member,
+      api: {
+        'GET /api/search': searchApi(found, () =>
+          fail ? jsonError(400, 'validation', 'from must not be after to.') : undefined,
+        ),
+      },
+    });
+    const reports = await screen.findByRole('region', { name: 'Reports' });
+    expect(await within(reports).findByText('Could not search reports')).toBeInTheDocument();
+    expect(within(reports).getByText('from must not be after to.')).toBeInTheDocument();
+    fail = false;
+    await user.click(within(reports).getByRole('button', { name: 'Retry' }));
+    expect(
+      await within(reports).findByRole('link', { name: 'Rebar delivery, level 2' }),
+    ).toBeInTheDocument();
+    expect(server.callsTo('GET /api/search').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('says none of the reports match while other sections have results', async () => {
+    renderSearch('/search?q=rebar', { ...found, reports: { items: [], next: null } });
+    const reports = await screen.findByRole('region', { name: 'Reports' });
+    expect(await within(reports).findByText('No reports match “rebar”.')).toBeInTheDocument();
   });
 
   it('says once that it is offline instead of endless placeholders', async () => {

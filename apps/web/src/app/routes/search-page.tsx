@@ -28,6 +28,7 @@ import { ProjectGrid, ProjectGridSkeleton } from '@/features/projects/components
 import { useSearchSection } from '@/features/search/api/search';
 import { useHighlighter } from '@/features/search/components/highlight';
 import { PeopleResults } from '@/features/search/components/people-results';
+import { ReportResults } from '@/features/search/components/report-results';
 import {
   SearchFiltersPanel,
   type FilterChoice,
@@ -48,6 +49,7 @@ const tabs: { type: SearchType; label: string }[] = [
   { type: 'all', label: 'All' },
   { type: 'projects', label: 'Projects' },
   { type: 'uploads', label: 'Photos' },
+  { type: 'reports', label: 'Reports' },
   { type: 'people', label: 'People' },
 ];
 
@@ -201,10 +203,11 @@ function useFilterChoices(filters: SearchFilters, wanted: boolean) {
 }
 
 /**
- * /search?q=…: projects, photos and people matching every word (spec §2), the words marked. The
- * address holds the query, the section shown (`type`) and the filters (photos by `project`,
- * `author`, a date range `from`–`to` by upload or capture time `by`; `archived` projects), so a
- * search can be shared, reloaded and walked back. Each section pages by its `next` cursor.
+ * /search?q=…: projects, photos, reports and people matching every word (spec §2), the words
+ * marked. The address holds the query, the section shown (`type`) and the filters (photos and
+ * reports by `project`, `author`, a date range `from`–`to`, by upload or capture time `by` for
+ * photos and the day made for reports; `archived` projects), so a search can be shared, reloaded
+ * and walked back. Each section pages by its `next` cursor.
  */
 export function SearchPage() {
   const { filters, update } = useSearchState();
@@ -215,6 +218,7 @@ export function SearchPage() {
   const projects = useSearchSection('projects', filters, searchable && shows('projects'));
   const uploads = useSearchSection('uploads', filters, searchable && shows('uploads'));
   const people = useSearchSection('people', filters, searchable && shows('people'));
+  const reports = useSearchSection('reports', filters, searchable && shows('reports'));
   const mark = useHighlighter(q);
   const tabId = useId();
   const filtersId = useId();
@@ -222,7 +226,8 @@ export function SearchPage() {
   const [filtersOpen, setFiltersOpen] = useState(false);
   // The choosers' lists (every project, the team) are fetched when one is first opened.
   const [choicesWanted, setChoicesWanted] = useState(false);
-  const showPhotoFilters = shows('uploads');
+  // Project, author and dates narrow photos and reports; which time of a photo, photos alone.
+  const showPhotoFilters = shows('uploads') || shows('reports');
   const showFilters = type !== 'people';
   const choices = useFilterChoices(filters, showPhotoFilters && choicesWanted);
   const filterCount = countFilters(filters);
@@ -231,6 +236,7 @@ export function SearchPage() {
   const sectionsShown = [
     shows('projects') ? projects : null,
     shows('uploads') ? uploads : null,
+    shows('reports') ? reports : null,
     shows('people') ? people : null,
   ].filter((query) => query !== null);
   const nothingFound =
@@ -278,6 +284,19 @@ export function SearchPage() {
     <NoneInSection>{noneText('people')}</NoneInSection>
   );
 
+  const reportsSection = reports.isPending ? (
+    <ListSkeleton rows={3} label="Searching reports…" />
+  ) : failedFirstPage(reports) ? (
+    <SectionError query={reports} what="reports" />
+  ) : reports.data?.length ? (
+    <>
+      <ReportResults reports={reports.data} renderText={mark} />
+      <LoadMore query={reports} />
+    </>
+  ) : (
+    <NoneInSection>{noneText('reports')}</NoneInSection>
+  );
+
   let results: ReactNode;
   if (!searchable) {
     results = (
@@ -285,7 +304,7 @@ export function SearchPage() {
         icon={<SearchIcon />}
         message={
           q === ''
-            ? 'Search projects, photos and people'
+            ? 'Search projects, photos, reports and people'
             : `Type at least ${searchLimits.queryMin} characters to search`
         }
         description="Every word is matched, the start of a word too (“reba” finds rebar), accents and capitals aside."
@@ -317,6 +336,7 @@ export function SearchPage() {
       <>
         {shows('projects') ? <Section title="Projects">{projectsSection}</Section> : null}
         {shows('uploads') ? <Section title="Photos">{photosSection}</Section> : null}
+        {shows('reports') ? <Section title="Reports">{reportsSection}</Section> : null}
         {shows('people') ? <Section title="People">{peopleSection}</Section> : null}
       </>
     );
@@ -332,7 +352,7 @@ export function SearchPage() {
     <>
       <PageHeader
         title="Search"
-        subtitle={q ? <>Results for “{q}”</> : 'Look through projects, photos and people.'}
+        subtitle={q ? <>Results for “{q}”</> : 'Look through projects, photos, reports and people.'}
       />
       <QueryField q={q} onSearch={(text) => update({ q: text })} />
       <Box sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}>
@@ -350,7 +370,7 @@ export function SearchPage() {
               label={tab.label}
               id={`${tabId}-${tab.type}`}
               aria-controls={`${tabId}-panel`}
-              // Narrower on a phone, so the four fit 375 px without scrolling.
+              // Narrower on a phone, so the five fit 375 px without scrolling.
               sx={{ minWidth: { xs: 0, sm: 90 }, px: { xs: 1.5, sm: 2 } }}
             />
           ))}
@@ -382,6 +402,8 @@ export function SearchPage() {
               projects={choices.projects}
               people={choices.people}
               showPhotoFilters={showPhotoFilters}
+              showDateBasis={shows('uploads')}
+              showReportDates={shows('reports')}
               onChoicesWanted={() => setChoicesWanted(true)}
             />
           </Paper>

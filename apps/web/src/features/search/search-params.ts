@@ -5,17 +5,20 @@ export interface SearchFilters {
   q: string;
   /** The section shown, or all of them. */
   type: SearchType;
-  /** Photos of this project only. */
+  /** Photos and reports of this project only. */
   project: number | null;
-  /** Photos by this member only. */
+  /** Photos and reports by this member only. */
   author: number | null;
-  /** First day of the date range (YYYY-MM-DD, inclusive). */
+  /**
+   * First day of the date range (YYYY-MM-DD, inclusive): of a photo's upload or capture (`by`),
+   * of the day a report was made.
+   */
   from: string | null;
   /** Last day of the date range (YYYY-MM-DD, inclusive). */
   to: string | null;
-  /** Which time of a photo the date range applies to. */
+  /** Which time of a photo the date range applies to (a report's is the day it was made). */
   by: DateBasis;
-  /** Archived projects (and their photos) are included. */
+  /** Archived projects (and their photos and reports) are included. */
   archived: boolean;
 }
 
@@ -23,7 +26,7 @@ export type DateBasis = 'uploaded' | 'captured';
 /** One section of the results, as the API names it. */
 export type SearchSection = Exclude<SearchType, 'all'>;
 
-/** The photo filters, which a "clear" resets (the query and the section stay). */
+/** The photo and report filters, which a "clear" resets (the query and the section stay). */
 export const photoFilterDefaults = {
   project: null,
   author: null,

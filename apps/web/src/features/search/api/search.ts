@@ -3,6 +3,7 @@ import {
   searchResponseSchema,
   type Profile,
   type Project,
+  type Report,
   type SearchResponse,
   type SearchType,
   type Upload,
@@ -54,7 +55,10 @@ export function searchPath(request: SearchRequest): string {
   return `/api/search?${params.toString()}`;
 }
 
-/** GET /api/search: the matching projects, photos and people (one section, or the first page of each). */
+/**
+ * GET /api/search: the matching projects, photos, people and reports (one section, or the first
+ * page of each).
+ */
 export const getSearch = (request: SearchRequest, signal?: AbortSignal) =>
   api.get(searchPath(request), searchResponseSchema, { signal });
 
@@ -72,9 +76,10 @@ export const useTypeAhead = (q: string, enabled: boolean) =>
   useQuery({ ...typeAheadQueryOptions(q), enabled, placeholderData: keepPreviousData });
 
 /**
- * The request for one section: the query, and only the filters that narrow that section (the
- * photo filters the photos, archived projects the projects and photos), so changing a photo
- * filter does not search projects again.
+ * The request for one section: the query, and only the filters that narrow that section (project,
+ * author and dates the photos and the reports, which time of a photo the dates mean the photos
+ * alone, archived projects all but people), so changing a photo filter does not search projects
+ * again, nor the photos' date basis the reports.
  */
 export function sectionRequest(
   section: SearchSection,
@@ -86,14 +91,18 @@ export function sectionRequest(
     limit: searchLimits.pageDefault,
   };
   if (section !== 'people' && filters.archived) request.archived = true;
-  if (section === 'uploads') {
+  if (section === 'uploads' || section === 'reports') {
     if (filters.project !== null) request.project = filters.project;
     if (filters.author !== null) request.author = filters.author;
     if (filters.from !== null) request.from = filters.from;
     if (filters.to !== null) request.to = filters.to;
-    if (filters.by === 'captured' && (filters.from !== null || filters.to !== null))
-      request.by = 'captured';
   }
+  if (
+    section === 'uploads' &&
+    filters.by === 'captured' &&
+    (filters.from !== null || filters.to !== null)
+  )
+    request.by = 'captured';
   return request;
 }
 
@@ -101,6 +110,7 @@ interface SectionItems {
   projects: Project;
   uploads: Upload;
   people: Profile;
+  reports: Report;
 }
 
 /**

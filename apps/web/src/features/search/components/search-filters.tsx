@@ -30,8 +30,14 @@ interface SearchFiltersProps {
   onChange: (changes: Partial<SearchFilters>) => void;
   projects: FilterChoices;
   people: FilterChoices;
-  /** The photo filters (project, author, dates): the photos are among the results shown. */
+  /**
+   * The project, author and date filters: photos or reports are among the results shown.
+   */
   showPhotoFilters: boolean;
+  /** Which time of a photo the dates apply to: photos are among the results shown. */
+  showDateBasis?: boolean;
+  /** Reports are among the results shown: the dates are said to be the day a report was made. */
+  showReportDates?: boolean;
   /** A chooser was opened: its list is needed. */
   onChoicesWanted: () => void;
 }
@@ -137,9 +143,10 @@ function DayField({
 }
 
 /**
- * The search page's filters: for photos the project, the author and a date range (by upload or
- * capture time); for projects and photos, whether archived projects are included. Each change
- * is the caller's to write (the page keeps them in its address).
+ * The search page's filters: for photos and reports the project, the author and a date range
+ * (a photo's upload or capture time, the day a report was made); for projects, photos and
+ * reports, whether archived projects are included. Each change is the caller's to write (the
+ * page keeps them in its address).
  */
 export function SearchFiltersPanel({
   filters,
@@ -147,6 +154,8 @@ export function SearchFiltersPanel({
   projects,
   people,
   showPhotoFilters,
+  showDateBasis = showPhotoFilters,
+  showReportDates = false,
   onChoicesWanted,
 }: SearchFiltersProps) {
   const byLabelId = useId();
@@ -201,28 +210,35 @@ export function SearchFiltersPanel({
               onChange={(to) => onChange({ to })}
             />
           </Box>
-          <Stack
-            direction="row"
-            spacing={1}
-            useFlexGap
-            sx={{ alignItems: 'center', flexWrap: 'wrap' }}
-          >
-            <Typography id={byLabelId} variant="body2" color="text.secondary">
-              Dates are
-            </Typography>
-            <ToggleButtonGroup
-              exclusive
-              size="small"
-              aria-labelledby={byLabelId}
-              value={filters.by}
-              onChange={(_, by: SearchFilters['by'] | null) => {
-                if (by) onChange({ by });
-              }}
+          {showDateBasis ? (
+            <Stack
+              direction="row"
+              spacing={1}
+              useFlexGap
+              sx={{ alignItems: 'center', flexWrap: 'wrap' }}
             >
-              <ToggleButton value="uploaded">Upload time</ToggleButton>
-              <ToggleButton value="captured">Capture time</ToggleButton>
-            </ToggleButtonGroup>
-          </Stack>
+              <Typography id={byLabelId} variant="body2" color="text.secondary">
+                {showReportDates ? 'Photo dates are' : 'Dates are'}
+              </Typography>
+              <ToggleButtonGroup
+                exclusive
+                size="small"
+                aria-labelledby={byLabelId}
+                value={filters.by}
+                onChange={(_, by: SearchFilters['by'] | null) => {
+                  if (by) onChange({ by });
+                }}
+              >
+                <ToggleButton value="uploaded">Upload time</ToggleButton>
+                <ToggleButton value="captured">Capture time</ToggleButton>
+              </ToggleButtonGroup>
+            </Stack>
+          ) : null}
+          {showReportDates ? (
+            <Typography variant="body2" color="text.secondary">
+              A report’s date is the day it was made.
+            </Typography>
+          ) : null}
         </>
       ) : null}
       <Stack

@@ -1,3 +1,4 @@
+import AssessmentOutlined from '@mui/icons-material/AssessmentOutlined';
 import FolderOutlined from '@mui/icons-material/FolderOutlined';
 import SearchIcon from '@mui/icons-material/Search';
 import Box from '@mui/material/Box';
@@ -5,7 +6,14 @@ import CircularProgress from '@mui/material/CircularProgress';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import type { Profile, Project, SearchResponse, Upload } from '@sitelog/shared';
+import {
+  reportTypeLabels,
+  type Profile,
+  type Project,
+  type Report,
+  type SearchResponse,
+  type Upload,
+} from '@sitelog/shared';
 import {
   useCallback,
   useEffect,
@@ -36,6 +44,7 @@ type SuggestionTarget =
   | { kind: 'project'; project: Project }
   | { kind: 'upload'; upload: Upload }
   | { kind: 'person'; person: Profile }
+  | { kind: 'report'; report: Report }
   | { kind: 'all'; query: string };
 
 interface SearchSuggestionsProps {
@@ -58,17 +67,25 @@ interface SearchSuggestionsProps {
   photoParam: string;
 }
 
+/** What an option opens: its kind and id (the query for "See all results"). */
+function targetKey(target: SuggestionTarget): string {
+  switch (target.kind) {
+    case 'project':
+      return `project-${target.project.id}`;
+    case 'upload':
+      return `upload-${target.upload.id}`;
+    case 'person':
+      return `person-${target.person.id}`;
+    case 'report':
+      return `report-${target.report.id}`;
+    case 'all':
+      return 'all';
+  }
+}
+
 /** An option's id: the listbox's, then what it opens. */
 export const optionId = (listboxId: string, target: SuggestionTarget) =>
-  target.kind === 'all'
-    ? `${listboxId}-all`
-    : `${listboxId}-${target.kind}-${
-        target.kind === 'project'
-          ? target.project.id
-          : target.kind === 'upload'
-            ? target.upload.id
-            : target.person.id
-      }`;
+  `${listboxId}-${targetKey(target)}`;
 
 /** Every option of the open dropdown, in order (the arrow keys walk them). */
 const optionsOf = (listboxId: string): HTMLElement[] => [
@@ -127,7 +144,7 @@ function Option({ id, active, leading, primary, secondary, onActivate, onChoose 
   );
 }
 
-function Thumb({ src }: { src: string | undefined }) {
+function Thumb({ src, icon }: { src: string | undefined; icon?: ReactNode }) {
   return (
     <Box
       aria-hidden
@@ -152,7 +169,7 @@ function Thumb({ src }: { src: string | undefined }) {
           sx={{ width: '100%', height: '100%', objectFit: 'cover', display: 'block' }}
         />
       ) : (
-        <FolderOutlined sx={{ fontSize: 20, color: 'text.secondary' }} />
+        (icon ?? <FolderOutlined sx={{ fontSize: 20, color: 'text.secondary' }} />)
       )}
     </Box>
   );
@@ -178,7 +195,10 @@ function Group({ id, label, children }: { id: string; label: string; children: R
 }
 
 const isEmpty = (data: SearchResponse) =>
-  !data.projects?.items.length && !data.uploads?.items.length && !data.people?.items.length;
+  !data.projects?.items.length &&
+  !data.uploads?.items.length &&
+  !data.people?.items.length &&
+  !data.reports?.items.length;
 
 function Status({ children, busy = false }: { children: ReactNode; busy?: boolean }) {
   return (
@@ -193,7 +213,7 @@ function Status({ children, busy = false }: { children: ReactNode; busy?: boolea
 
 /**
  * The top bar's dropdown (a lazy chunk, fetched when the box is first focused): the first few
- * projects, photos and people matching what is typed, asked once typing pauses, with the words
+ * projects, photos, reports and people matching what is typed, asked once typing pauses, with the words
  * marked, then "See all results". The box (the combobox) keeps the focus and moves through the
  * options with the arrow keys; this draws them and says what the search is doing.
  */
@@ -228,6 +248,7 @@ export function SearchSuggestions({
     (target: SuggestionTarget) => {
       if (target.kind === 'project') void navigate(paths.project(target.project.id));
       else if (target.kind === 'person') void navigate(paths.memberProfile(target.person.id));
+      else if (target.kind === 'report') void navigate(paths.report(target.report.id));
       else if (target.kind === 'all') void navigate(paths.search(target.query));
       else {
         // The photo opens full screen over the current page, as a tile's link does.
@@ -341,6 +362,34 @@ export function SearchSuggestions({
                       <Highlight text={upload.project.name} query={query} /> ·{' '}
                       <Highlight
                         text={`${upload.creator.firstname} ${upload.creator.lastname}`}
+                        query={query}
+                      />
+                    </>
+                  ),
+                },
+              ),
+            )}
+          </Group>
+        ) : null}
+        {data.reports?.items.length ? (
+          <Group id={`${listboxId}-reports`} label="Reports">
+            {data.reports.items.map((report) =>
+              item(
+                { kind: 'report', report },
+                {
+                  leading: (
+                    <Thumb
+                      src={report.thumb?.previewLink}
+                      icon={<AssessmentOutlined sx={{ fontSize: 20, color: 'text.secondary' }} />}
+                    />
+                  ),
+                  primary: <Highlight text={report.title} query={query} />,
+                  secondary: (
+                    <>
+                      <Highlight text={reportTypeLabels[report.type]} query={query} /> ·{' '}
+                      <Highlight text={report.project.name} query={query} /> ·{' '}
+                      <Highlight
+                        text={`${report.author.firstname} ${report.author.lastname}`}
                         query={query}
                       />
                     </>
