@@ -26,6 +26,8 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { notificationRoutes } from './modules/notifications/notifications.routes.js';
 import { placesRoutes } from './modules/places/places.routes.js';
 import { projectRoutes } from './modules/projects/projects.routes.js';
+import { createReportQueue } from './modules/reports/report-generator.js';
+import { reportRoutes } from './modules/reports/reports.routes.js';
 import { searchRoutes } from './modules/search/search.routes.js';
 import { mediaRoutes } from './modules/uploads/media.routes.js';
 import { uploadRoutes } from './modules/uploads/uploads.routes.js';
@@ -46,6 +48,16 @@ export interface AppDeps {
   uploadIdleTimeoutMs?: number;
   /** Where log lines go (default: stdout, asynchronously); tests read them. */
   logDestination?: DestinationStream;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Answer requests a browser marks cross-site (a shared report's link opened from a mail),
+     * which every other `/api` route refuses.
+     */
+    allowCrossSite?: boolean;
+  }
 }
 
 /** Builds the Fastify app: plugins, error handler and every module, registered explicitly. */
@@ -73,9 +85,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandler(app);
   registerSecurityHeaders(app, config);
 
-  // The SPA is same-origin; a cross-site request to the API is never legitimate.
+  // The SPA is same-origin; a cross-site request to the API is never legitimate, but for a shared
+  // report's public link (`allowCrossSite`), which people open from their mail.
   app.addHook('onRequest', (request, _reply, done) => {
-    if (request.headers['sec-fetch-site'] === 'cross-site' && isApiRequest(request))
+    if (
+      request.headers['sec-fetch-site'] === 'cross-site' &&
+      isApiRequest(request) &&
+      request.routeOptions.config.allowCrossSite !== true
+    )
       done(forbidden('Cross-site requests are not allowed.'));
     else done();
   });
@@ -118,6 +135,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   eventRoutes(app, deps);
   notificationRoutes(app, deps);
   commentRoutes(app, deps);
+  // Report PDFs are made off the request path, REPORT_CONCURRENCY at once; reports left queued
+  // by an earlier process are taken up once the app is ready. Stopped before the database closes.
+  const reportQueue = createReportQueue(
+    { db: deps.db, storage: deps.storage, config, log: app.log },
+    { concurrency: config.reports.concurrency },
+  );
+  app.addHook('onReady', () => reportQueue.start());
+  app.addHook('preClose', () => reportQueue.close());
+  reportRoutes(app, { ...deps, reportQueue });
   workspaceRoutes(app, deps);
   mediaRoutes(app, deps);
 

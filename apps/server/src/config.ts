@@ -139,6 +139,12 @@ const envSchema = z.object({
   UPLOAD_MAX_PIXELS: z.coerce.number().int().positive().default(120_000_000),
   IMAGE_CONCURRENCY: z.coerce.number().int().positive().optional(),
   HEIC_DECODER: z.enum(['auto', 'native', 'wasm']).default('auto'),
+  REPORT_CONCURRENCY: z.coerce
+    .number({ error: 'REPORT_CONCURRENCY must be a number of reports.' })
+    .int('REPORT_CONCURRENCY must be a whole number.')
+    .min(0, 'REPORT_CONCURRENCY must be 0 or more (0: this instance makes no PDFs).')
+    .max(16, 'REPORT_CONCURRENCY must be at most 16.')
+    .default(1),
   MEDIA_URL_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -206,6 +212,11 @@ export interface Config {
     /** Who decodes HEIC: Debian's libheif when installed (`auto`), or forced. */
     heicDecoder: 'auto' | 'native' | 'wasm';
   };
+  /**
+   * Report PDFs made at once by this instance (the rest wait in the database's queue); 0: none,
+   * another instance on the same database makes them.
+   */
+  reports: { concurrency: number };
   mediaUrlTtlSeconds: number;
   sessions: { idleMs: number; absoluteMs: number };
   loginLimits: { perAccount: number; perIp: number; perAccountAllIps: number; windowMs: number };
@@ -319,6 +330,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tempDir: path.join(dataDir, 'tmp'),
       heicDecoder: e.HEIC_DECODER,
     },
+    reports: { concurrency: e.REPORT_CONCURRENCY },
     mediaUrlTtlSeconds: e.MEDIA_URL_TTL_SECONDS,
     sessions: {
       idleMs: e.SESSION_IDLE_MINUTES * 60_000,

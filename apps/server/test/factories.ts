@@ -10,6 +10,7 @@ import { TEMP_UPLOAD_SUFFIX } from '../src/media/temp-files.js';
 import { hashPassword } from '../src/modules/auth/passwords.js';
 import { createComment } from '../src/modules/comments/comments.service.js';
 import { addProject, setProjectArchived } from '../src/modules/projects/projects.service.js';
+import { insertNewReport } from '../src/modules/reports/reports.service.js';
 import { storeUpload } from '../src/modules/uploads/uploads.service.js';
 import { createAccount } from '../src/modules/users/users.service.js';
 import type { TestContext } from './helpers.js';
@@ -238,4 +239,74 @@ export async function buildComment(
     body: overrides.body ?? `Comment ${next()}`,
     ...(overrides.at ? { at: overrides.at } : {}),
   });
+}
+
+export interface ReportOverrides {
+  /** The project; the first photo's, or a new one, unless given. */
+  projectId?: number;
+  /** The author; the project's creator unless given. */
+  authorId?: number;
+  /** The photos, in order; one new photo of the project unless given. */
+  uploadIds?: number[];
+  /** Captions by position (missing ones empty). */
+  captions?: string[];
+  title?: string;
+  type?: 'daily' | 'safety' | 'defects' | 'custom';
+  intro?: string;
+  layout?: 1 | 2 | 4;
+  from?: string;
+  to?: string;
+  timeZone?: string;
+  teamName?: string;
+}
+
+/**
+ * A report, written by the reports service (`insertNewReport`: the project open, every photo in
+ * it), `queued` for its PDF: the app's queue makes it when it next looks (a test that needs the
+ * PDF waits for `ready`). Answers the report's id.
+ */
+export async function buildReport(
+  ctx: Pick<TestContext, 'db' | 'storage' | 'images' | 'config'>,
+  overrides: ReportOverrides = {},
+): Promise<number> {
+  let projectId = overrides.projectId;
+  if (projectId === undefined && overrides.uploadIds?.[0] !== undefined)
+    projectId = (
+      await ctx.db
+        .selectFrom('uploads')
+        .select('project_id')
+        .where('id', '=', overrides.uploadIds[0])
+        .executeTakeFirstOrThrow()
+    ).project_id;
+  projectId ??= (await buildProject(ctx, { creatorId: overrides.authorId })).id;
+  const authorId =
+    overrides.authorId ??
+    (
+      await ctx.db
+        .selectFrom('projects')
+        .select('creator_id')
+        .where('id', '=', projectId)
+        .executeTakeFirstOrThrow()
+    ).creator_id;
+  const uploadIds = overrides.uploadIds ?? [await buildUpload(ctx, { projectId })];
+  const today = new Date().toISOString().slice(0, 10);
+  return insertNewReport(
+    ctx.db,
+    {
+      projectId,
+      type: overrides.type ?? 'daily',
+      title: overrides.title ?? `Report ${next()}`,
+      intro: overrides.intro ?? '',
+      from: overrides.from ?? today,
+      to: overrides.to ?? today,
+      layout: overrides.layout ?? 2,
+      photos: uploadIds.map((uploadId, i) => ({
+        uploadId,
+        caption: overrides.captions?.[i] ?? '',
+      })),
+      ...(overrides.timeZone ? { timeZone: overrides.timeZone } : {}),
+      ...(overrides.teamName !== undefined ? { teamName: overrides.teamName } : {}),
+    },
+    authorId,
+  );
 }

@@ -7,8 +7,9 @@ const REDACTED = '[redacted]';
 
 /**
  * Drops secrets that travel in URLs before a URL reaches the logs: media signatures in the query,
- * and invitation tokens in the path (the API's `/api/invitation/{token}…` and the web page
- * `/invite/{token}`, which is served, and logged, by this server too).
+ * invitation tokens in the path (the API's `/api/invitation/{token}…` and the web page
+ * `/invite/{token}`, which is served, and logged, by this server too), and the tokens of shared
+ * report links (`/api/report/shared/{token}`).
  */
 export function redactUrl(url: string): string {
   return url
@@ -16,7 +17,7 @@ export function redactUrl(url: string): string {
       /([?&](?:sig|token|signature|X-Amz-Signature|X-Amz-Credential)=)[^&]*/gi,
       `$1${REDACTED}`,
     )
-    .replace(/(\/(?:api\/invitation|invite)\/)[^/?#]+/gi, `$1${REDACTED}`);
+    .replace(/(\/(?:api\/invitation|invite|api\/report\/shared)\/)[^/?#]+/gi, `$1${REDACTED}`);
 }
 
 /**

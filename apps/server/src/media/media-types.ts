@@ -32,6 +32,7 @@ const TYPE_BY_EXTENSION: Record<string, string> = {
   avif: 'image/avif',
   heic: 'image/heic',
   heif: 'image/heif',
+  pdf: 'application/pdf',
 };
 
 /** File extension (without dot) for a content type we write; `bin` for anything else. */
@@ -73,6 +74,16 @@ export function newUploadKeys(types: {
   };
 }
 
+/**
+ * A fresh, unguessable storage key for one generated report PDF:
+ * `reports/<2 hex>/<uuid>/report.pdf` (a new key per generation, so a re-generated PDF never
+ * overwrites the one people may be downloading).
+ */
+export function newReportKey(): string {
+  const id = randomUUID();
+  return `reports/${id.slice(0, 2)}/${id}/report.pdf`;
+}
+
 /** True for the key of an upload's original file, which is only ever served as a download. */
 export function isOriginalKey(key: string): boolean {
   return path.posix.basename(key).startsWith('original.');
@@ -91,6 +102,14 @@ export function isValidKey(key: string): boolean {
  * fallback plus the UTF-8 `filename*`).
  */
 export function attachmentDisposition(filename: string): string {
+  return contentDisposition('attachment', filename);
+}
+
+/**
+ * `Content-Disposition` of either kind: `attachment` (save it) or `inline` (show it, e.g. a
+ * shared report's PDF in the browser's viewer), with `filename` encoded as RFC 6266 asks.
+ */
+export function contentDisposition(type: 'attachment' | 'inline', filename: string): string {
   const cleaned =
     [...filename]
       .filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f && c !== '/' && c !== '\\')
@@ -101,5 +120,5 @@ export function attachmentDisposition(filename: string): string {
     /['()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+  return `${type}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

@@ -1,0 +1,505 @@
+import { sql } from 'kysely';
+import type { Database } from '../../db/database.js';
+
+// ---- reports ---------------------------------------------------------------------------------
+
+/** Reports with their project and author, as the lists and the detail map them. */
+function selectReports(db: Database) {
+  return db
+    .selectFrom('reports')
+    .innerJoin('projects', 'projects.id', 'reports.project_id')
+    .innerJoin('users as author', 'author.id', 'reports.author_id')
+    .select([
+      'reports.id',
+      'reports.project_id',
+      'reports.author_id',
+      'reports.type',
+      'reports.title',
+      'reports.intro',
+      'reports.team_name',
+      'reports.time_zone',
+      'reports.date_from',
+      'reports.date_to',
+      'reports.layout',
+      'reports.photo_count',
+      'reports.status',
+      'reports.progress',
+      'reports.error',
+      'reports.pdf_key',
+      'reports.pdf_bytes',
+      'reports.pdf_pages',
+      'reports.created_at',
+      'reports.generated_at',
+      'projects.name as project_name',
+      'projects.location as project_location',
+      'projects.archived_at as project_archived_at',
+      'author.firstname as author_firstname',
+      'author.lastname as author_lastname',
+    ]);
+}
+
+export type ReportRow = NonNullable<Awaited<ReturnType<typeof findReportById>>>;
+
+export function findReportById(db: Database, id: number) {
+  return selectReports(db).where('reports.id', '=', id).executeTakeFirst();
+}
+
+export function findReportsByIds(db: Database, ids: number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return selectReports(db).where('reports.id', 'in', ids).execute();
+}
+
+export interface ReportFilter {
+  projectId?: number | undefined;
+  authorId?: number | undefined;
+  type?: string | undefined;
+  /** Only reports with a smaller id (the page before's `next`). */
+  before?: number | undefined;
+  limit: number;
+}
+
+/** Newest first (by id), filtered; `reports_project_idx` / `reports_author_idx` serve the filters. */
+export function listReports(db: Database, filter: ReportFilter) {
+  let query = selectReports(db);
+  if (filter.projectId !== undefined)
+    query = query.where('reports.project_id', '=', filter.projectId);
+  if (filter.authorId !== undefined) query = query.where('reports.author_id', '=', filter.authorId);
+  if (filter.type !== undefined) query = query.where('reports.type', '=', filter.type);
+  if (filter.before !== undefined) query = query.where('reports.id', '<', filter.before);
+  return query.orderBy('reports.id', 'desc').limit(filter.limit).execute();
+}
+
+/** Reports waiting for or in generation, across the workspace (`reports_pending_idx`). */
+export async function countPendingReports(db: Database): Promise<number> {
+  const row = await db
+    .selectFrom('reports')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', 'in', ['queued', 'generating'])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertReport(
+  db: Database,
+  row: {
+    project_id: number;
+    author_id: number;
+    type: string;
+    title: string;
+    intro: string;
+    team_name: string;
+    time_zone: string;
+    date_from: string;
+    date_to: string;
+    layout: number;
+    photo_count: number;
+    created_at: string;
+  },
+): Promise<number> {
+  const inserted = await db
+    .insertInto('reports')
+    .values({
+      ...row,
+      status: 'queued',
+      error: null,
+      pdf_key: null,
+      pdf_bytes: null,
+      pdf_pages: null,
+      updated_at: row.created_at,
+      generated_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return inserted.id;
+}
+
+/** Back to the queue for a new PDF, unless one is queued or being made already. */
+export async function requeueReport(db: Database, id: number, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('reports')
+    .set({ status: 'queued', progress: 0, error: null, updated_at: now })
+    .where('id', '=', id)
+    .where('status', 'in', ['ready', 'failed'])
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Deletes a report; its photos, links and events (and so their notifications) go with it.
+ * Answers the key of the PDF it named as the delete saw it (a generation finishing at the same
+ * moment cannot slip a key past it), or undefined when there was no such report.
+ */
+export async function deleteReport(
+  db: Database,
+  id: number,
+): Promise<{ pdf_key: string | null } | undefined> {
+  return db.deleteFrom('reports').where('id', '=', id).returning('pdf_key').executeTakeFirst();
+}
+
+/** The stored PDFs among `keys` that a report still names (for the sweeper). */
+export async function findReferencedPdfKeys(db: Database, keys: string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('reports')
+    .select('pdf_key')
+    .where('pdf_key', 'in', keys)
+    .execute();
+  return new Set(rows.flatMap((r) => (r.pdf_key === null ? [] : [r.pdf_key])));
+}
+
+// ---- the queue -------------------------------------------------------------------------------
+
+/** The oldest report waiting for the queue, or undefined. */
+export async function findNextQueuedReport(db: Database): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('reports')
+    .select('id')
+    .where('status', '=', 'queued')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/**
+ * Takes a queued report for this process: only one of several instances (or workers) racing for
+ * it changes the row, so only that one makes its PDF. Answers whether this call took it.
+ */
+export async function claimReport(db: Database, id: number, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('reports')
+    .set({ status: 'generating', progress: 0, error: null, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'queued')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Reports left `generating` by a process that stopped without saying so (no progress written
+ * since `staleBefore`) go back to the queue. Answers how many did.
+ */
+export async function requeueStaleReports(db: Database, staleBefore: string): Promise<number> {
+  const result = await db
+    .updateTable('reports')
+    .set({ status: 'queued', progress: 0 })
+    .where('status', '=', 'generating')
+    .where('updated_at', '<', staleBefore)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * The running generation's progress (also its heartbeat: `updated_at`). False when the report
+ * is no longer being generated by us (deleted meanwhile).
+ */
+export async function setReportProgress(
+  db: Database,
+  id: number,
+  progress: number,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('reports')
+    .set({ progress, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'generating')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** What a finished generation leaves on the report's row. */
+export interface ReadyPdf {
+  key: string;
+  bytes: number;
+  pages: number;
+  progress: number;
+  at: string;
+}
+
+/**
+ * Swaps in the new PDF, if the report is still being generated (not deleted meanwhile). Answers
+ * the row as it was before (its old PDF's key, whether it had one ready), or undefined.
+ */
+export async function markReportReady(
+  db: Database,
+  id: number,
+  pdf: ReadyPdf,
+): Promise<{ pdf_key: string | null; generated_at: string | null } | undefined> {
+  const before = await db
+    .selectFrom('reports')
+    .select(['pdf_key', 'generated_at'])
+    .where('id', '=', id)
+    .where('status', '=', 'generating')
+    .executeTakeFirst();
+  if (!before) return undefined;
+  const result = await db
+    .updateTable('reports')
+    .set({
+      status: 'ready',
+      progress: pdf.progress,
+      error: null,
+      pdf_key: pdf.key,
+      pdf_bytes: pdf.bytes,
+      pdf_pages: pdf.pages,
+      generated_at: pdf.at,
+      updated_at: pdf.at,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'generating')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n ? before : undefined;
+}
+
+/** The generation failed: the reason (read by people), the PDF made before kept. */
+export async function markReportFailed(
+  db: Database,
+  id: number,
+  error: string,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('reports')
+    .set({ status: 'failed', error, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'generating')
+    .execute();
+}
+
+/** A generation stopped because the server is shutting down: queued again for the next start. */
+export async function releaseReport(db: Database, id: number, now: string): Promise<void> {
+  await db
+    .updateTable('reports')
+    .set({ status: 'queued', progress: 0, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'generating')
+    .execute();
+}
+
+// ---- the photo list --------------------------------------------------------------------------
+
+export async function insertReportPhotos(
+  db: Database,
+  reportId: number,
+  photos: { uploadId: number; name: string; caption: string }[],
+): Promise<void> {
+  if (photos.length === 0) return;
+  await db
+    .insertInto('report_photos')
+    .values(
+      photos.map((photo, i) => ({
+        report_id: reportId,
+        position: i + 1,
+        upload_id: photo.uploadId,
+        name: photo.name,
+        caption: photo.caption,
+        sha256: null,
+      })),
+    )
+    .execute();
+}
+
+/** A report's photo list in order. */
+export function listReportPhotos(db: Database, reportId: number) {
+  return db
+    .selectFrom('report_photos')
+    .select(['position', 'upload_id', 'name', 'caption', 'sha256'])
+    .where('report_id', '=', reportId)
+    .orderBy('position')
+    .execute();
+}
+
+/** The SHA-256 each photo's original had when the PDF printed it. */
+export async function setReportPhotoHashes(
+  db: Database,
+  reportId: number,
+  hashes: { position: number; sha256: string }[],
+): Promise<void> {
+  for (const { position, sha256 } of hashes)
+    await db
+      .updateTable('report_photos')
+      .set({ sha256 })
+      .where('report_id', '=', reportId)
+      .where('position', '=', position)
+      .execute();
+}
+
+/**
+ * Each report's first photo that still exists, with its preview's key (the report's card shows
+ * it).
+ */
+export function findReportThumbs(db: Database, reportIds: number[]) {
+  if (reportIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('report_photos as rp')
+    .innerJoin('uploads', 'uploads.id', 'rp.upload_id')
+    .select(['rp.report_id', 'uploads.id as upload_id', 'uploads.preview_key'])
+    .where('rp.report_id', 'in', reportIds)
+    .where('rp.position', '=', (eb) =>
+      eb
+        .selectFrom('report_photos as first')
+        .select((inner) => inner.fn.min<number>('first.position').as('position'))
+        .whereRef('first.report_id', '=', 'rp.report_id')
+        .where('first.upload_id', 'is not', null),
+    )
+    .execute();
+}
+
+/** The uploads a new report names: their project and name (missing ones are left out). */
+export function findUploadsForReport(db: Database, ids: number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('uploads')
+    .select(['id', 'project_id', 'name'])
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/**
+ * What the generation prints of each photo still in the report, in order: the uploader, the
+ * stored keys, the capture data. Small rows (no image bytes): a 500-photo report reads them at
+ * once.
+ */
+export function listPhotosToPrint(db: Database, reportId: number) {
+  return db
+    .selectFrom('report_photos as rp')
+    .innerJoin('uploads', 'uploads.id', 'rp.upload_id')
+    .innerJoin('users as creator', 'creator.id', 'uploads.creator_id')
+    .select([
+      'rp.position',
+      'rp.caption',
+      'uploads.id as upload_id',
+      'uploads.name',
+      'uploads.formatted_key',
+      'uploads.formatted_width',
+      'uploads.formatted_height',
+      'uploads.original_key',
+      'uploads.original_sha256',
+      'uploads.captured_at',
+      'uploads.created_at',
+      'uploads.latitude',
+      'uploads.longitude',
+      'uploads.camera',
+      'creator.firstname as creator_firstname',
+      'creator.lastname as creator_lastname',
+    ])
+    .where('rp.report_id', '=', reportId)
+    .orderBy('rp.position')
+    .execute();
+}
+
+export type PhotoToPrint = Awaited<ReturnType<typeof listPhotosToPrint>>[number];
+
+/** Whether an upload still exists (a photo missing from storage: deleted meanwhile, or lost?). */
+export async function uploadExists(db: Database, id: number): Promise<boolean> {
+  const row = await db.selectFrom('uploads').select('id').where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Keeps the SHA-256 of an upload's original, computed from storage for a photo stored before
+ * uploads recorded it. Written only where none is (the uploads module writes it for new photos).
+ */
+export async function fillOriginalSha256(db: Database, id: number, sha256: string): Promise<void> {
+  await db
+    .updateTable('uploads')
+    .set({ original_sha256: sha256 })
+    .where('id', '=', id)
+    .where('original_sha256', 'is', null)
+    .execute();
+}
+
+// ---- public links ----------------------------------------------------------------------------
+
+/** Links with who made them. */
+function selectLinks(db: Database) {
+  return db
+    .selectFrom('report_links')
+    .innerJoin('users as maker', 'maker.id', 'report_links.created_by')
+    .select([
+      'report_links.id',
+      'report_links.report_id',
+      'report_links.created_by',
+      'report_links.created_at',
+      'report_links.expires_at',
+      'report_links.revoked_at',
+      'report_links.downloads',
+      'report_links.last_download_at',
+      'maker.firstname as maker_firstname',
+      'maker.lastname as maker_lastname',
+    ]);
+}
+
+export type LinkRow = NonNullable<Awaited<ReturnType<typeof findLinkById>>>;
+
+export function findLinkById(db: Database, id: number) {
+  return selectLinks(db).where('report_links.id', '=', id).executeTakeFirst();
+}
+
+/** A report's links, newest first. */
+export function listLinks(db: Database, reportId: number) {
+  return selectLinks(db)
+    .where('report_links.report_id', '=', reportId)
+    .orderBy('report_links.id', 'desc')
+    .execute();
+}
+
+export async function insertLink(
+  db: Database,
+  row: {
+    report_id: number;
+    token_hash: string;
+    created_by: number;
+    created_at: string;
+    expires_at: string;
+  },
+): Promise<number> {
+  const inserted = await db
+    .insertInto('report_links')
+    .values({ ...row, revoked_at: null, last_download_at: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return inserted.id;
+}
+
+/** Revokes a link (a revoked one keeps its first revocation time). */
+export async function revokeLink(db: Database, id: number, now: string): Promise<void> {
+  await db
+    .updateTable('report_links')
+    .set({ revoked_at: now })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** A link by its token's hash, with its report's PDF and title. */
+export function findLinkByHash(db: Database, tokenHash: string) {
+  return db
+    .selectFrom('report_links')
+    .innerJoin('reports', 'reports.id', 'report_links.report_id')
+    .select([
+      'report_links.id',
+      'report_links.report_id',
+      'report_links.expires_at',
+      'report_links.revoked_at',
+      'reports.title',
+      'reports.pdf_key',
+    ])
+    .where('report_links.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+/**
+ * Counts one download, only while the link works (not revoked, not expired at `now`): answers
+ * whether it did. One statement, so concurrent downloads each count.
+ */
+export async function countLinkDownload(db: Database, id: number, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('report_links')
+    .set({ downloads: sql<number>`downloads + 1`, last_download_at: now })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

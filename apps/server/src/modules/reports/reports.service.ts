@@ -1,0 +1,359 @@
+import type {
+  Report,
+  ReportDetail,
+  ReportPage,
+  ReportPhoto,
+  ReportType,
+  Upload,
+  createReportRequestSchema,
+  reportsQuerySchema,
+} from '@sitelog/shared';
+import type { z } from 'zod';
+import type { Config } from '../../config.js';
+import { nowIso, writeTransaction, type Database } from '../../db/database.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import type { MediaLinks } from '../../media/links.js';
+import type { Storage } from '../../media/storage/index.js';
+import type { AuthUser } from '../auth/auth.service.js';
+import { lockOpenProjects } from '../projects/projects.service.js';
+import { getUploads } from '../uploads/uploads.service.js';
+import { getTeamName } from '../workspace/workspace.service.js';
+import type { ReportQueue } from './report-generator.js';
+import * as repo from './reports.repository.js';
+
+/*
+ * Photo reports (issue 16). A report is a project's photos in an order, with captions, made into
+ * a PDF off the request path (`report-generator.ts`): creating or re-generating one queues it and
+ * answers at once (202); the web polls the report while it is `queued` or `generating`.
+ *
+ * - Every signed-in member reads every report and downloads its PDF (all members see all
+ *   projects); the author or an admin re-generates, deletes and shares it.
+ * - A report names its photos by upload; a photo deleted later leaves the PDF as it was, and the
+ *   report says it is gone (`report_photos.upload_id` becomes null).
+ * - The PDF is served like media: a signed link bound to the viewer's session (a presigned URL
+ *   on S3). Public links for people outside the team are in `reports.links.ts`.
+ */
+
+export interface ReportsDeps {
+  db: Database;
+  config: Config;
+  links: MediaLinks;
+  storage: Storage;
+}
+
+/** What the calls that queue a PDF need besides: the queue, woken when a report is queued. */
+export interface ReportQueueDeps extends ReportsDeps {
+  reportQueue: Pick<ReportQueue, 'wake'>;
+}
+
+/** Reports waiting for a PDF, workspace-wide, beyond which a new one is refused (503). */
+export const REPORT_QUEUE_MAX = 100;
+const QUEUE_RETRY_AFTER_SECONDS = 60;
+
+const reportNotFound = () => notFound('Report');
+const ARCHIVED =
+  'This project is archived, so no new report can be made of it; its creator or an admin can restore it.';
+
+/** The author or an admin may re-generate, share and delete a report. */
+export const canManageReport = (row: { author_id: number }, viewer: AuthUser) =>
+  row.author_id === viewer.id || viewer.isAdmin;
+
+/**
+ * The report `id` if the viewer may manage it: 404 when there is none, 403 (saying what is
+ * refused, e.g. 'delete this report') for anyone but its author or an admin.
+ */
+export async function findManagedReport(
+  db: Database,
+  id: number,
+  viewer: AuthUser,
+  action: string,
+): Promise<repo.ReportRow> {
+  const row = await repo.findReportById(db, id);
+  if (!row) throw reportNotFound();
+  if (!canManageReport(row, viewer))
+    throw forbidden(`Only the author of this report or an admin can ${action}.`);
+  return row;
+}
+
+/**
+ * The name a report's PDF downloads under: its title, without characters file systems refuse,
+ * and `.pdf`.
+ */
+export function pdfFileName(title: string): string {
+  const cleaned = title
+    // eslint-disable-next-line no-control-regex -- control characters are what is removed
+    .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^\.+/, '')
+    .slice(0, 100)
+    .trim();
+  return `${cleaned || 'report'}.pdf`;
+}
+
+// ---- mapping ---------------------------------------------------------------------------------
+
+async function toReports(
+  deps: Pick<ReportsDeps, 'db' | 'links'>,
+  rows: repo.ReportRow[],
+  viewer: AuthUser,
+): Promise<Report[]> {
+  const thumbs = new Map<number, { uploadId: number; key: string }>();
+  for (const t of await repo.findReportThumbs(
+    deps.db,
+    rows.map((r) => r.id),
+  ))
+    thumbs.set(t.report_id, { uploadId: t.upload_id, key: t.preview_key });
+  return Promise.all(
+    rows.map(async (row): Promise<Report> => {
+      const thumb = thumbs.get(row.id);
+      return {
+        id: row.id,
+        project: {
+          id: row.project_id,
+          name: row.project_name,
+          archived: row.project_archived_at !== null,
+        },
+        author: {
+          id: row.author_id,
+          firstname: row.author_firstname,
+          lastname: row.author_lastname,
+        },
+        type: row.type as ReportType,
+        title: row.title,
+        from: row.date_from,
+        to: row.date_to,
+        layout: row.layout as 1 | 2 | 4,
+        photoCount: row.photo_count,
+        status: row.status as Report['status'],
+        progress: row.progress,
+        error: row.status === 'failed' ? row.error : null,
+        pdf:
+          row.pdf_key === null
+            ? null
+            : {
+                link: await deps.links.url(row.pdf_key, viewer, {
+                  download: { filename: pdfFileName(row.title), contentType: 'application/pdf' },
+                }),
+                bytes: row.pdf_bytes ?? 0,
+                pages: row.pdf_pages ?? 0,
+                generatedAt: row.generated_at ?? row.created_at,
+              },
+        thumb: thumb
+          ? { uploadId: thumb.uploadId, previewLink: await deps.links.url(thumb.key, viewer) }
+          : null,
+        createdAt: row.created_at,
+        canManage: canManageReport(row, viewer),
+      };
+    }),
+  );
+}
+
+async function toDetail(
+  deps: Pick<ReportsDeps, 'db' | 'links'>,
+  row: repo.ReportRow,
+  viewer: AuthUser,
+): Promise<ReportDetail> {
+  const [[report], photoRows] = await Promise.all([
+    toReports(deps, [row], viewer),
+    repo.listReportPhotos(deps.db, row.id),
+  ]);
+  const ids = photoRows.flatMap((p) => (p.upload_id === null ? [] : [p.upload_id]));
+  // Through the uploads service, so a photo here is the same shape as in every feed.
+  const uploads = new Map<number, Upload>();
+  for (const upload of await getUploads(deps, ids, viewer)) uploads.set(upload.id, upload);
+  const photos = photoRows.map((p): ReportPhoto => ({
+    position: p.position,
+    uploadId: p.upload_id,
+    name: p.name,
+    caption: p.caption,
+    sha256: p.sha256,
+    upload: p.upload_id === null ? null : (uploads.get(p.upload_id) ?? null),
+  }));
+  return {
+    ...report!,
+    intro: row.intro,
+    teamName: row.team_name,
+    timeZone: row.time_zone,
+    photos,
+    goneCount: photos.filter((p) => p.upload === null).length,
+  };
+}
+
+// ---- reads -----------------------------------------------------------------------------------
+
+/** GET /api/report/{id}: the report with its photos as they are now; 404 when there is none. */
+export async function getReport(
+  deps: Pick<ReportsDeps, 'db' | 'links'>,
+  id: number,
+  viewer: AuthUser,
+): Promise<ReportDetail> {
+  const row = await repo.findReportById(deps.db, id);
+  if (!row) throw reportNotFound();
+  return toDetail(deps, row, viewer);
+}
+
+/** GET /api/report/latest: newest first, across projects (archived ones too), filtered. */
+export async function listLatestReports(
+  deps: Pick<ReportsDeps, 'db' | 'links'>,
+  query: z.output<typeof reportsQuerySchema>,
+  viewer: AuthUser,
+): Promise<ReportPage> {
+  // One more than asked tells whether there is a next page.
+  const rows = await repo.listReports(deps.db, {
+    projectId: query.project,
+    authorId: query.author,
+    type: query.type,
+    before: query.before,
+    limit: query.limit + 1,
+  });
+  const page = rows.slice(0, query.limit);
+  return {
+    reports: await toReports(deps, page, viewer),
+    next: rows.length > query.limit ? (page[page.length - 1]?.id ?? null) : null,
+  };
+}
+
+/** For search: these reports as the viewer sees them, in the order of `ids` (missing ones left out). */
+export async function listReportsByIds(
+  deps: Pick<ReportsDeps, 'db' | 'links'>,
+  viewer: AuthUser,
+  ids: number[],
+): Promise<Report[]> {
+  const reports = await toReports(deps, await repo.findReportsByIds(deps.db, ids), viewer);
+  const byId = new Map(reports.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+// ---- writes ----------------------------------------------------------------------------------
+
+/** "“Deck” (photo 12), “Roof” (photo 13) and 4 more" */
+function namePhotos(photos: { id: number; name: string }[]): string {
+  const named = photos.slice(0, 3).map((p) => `“${p.name}” (photo ${p.id})`);
+  const more = photos.length - named.length;
+  return more > 0 ? `${named.join(', ')} and ${more} more` : named.join(', ');
+}
+
+/** A new report as validated (`createReportRequestSchema`). */
+export type NewReport = z.output<typeof createReportRequestSchema>;
+
+/**
+ * Writes a new report of the project's photos, in the order given, `queued` for its PDF, and
+ * answers its id. The project must exist (404) and be open (409, its row held on PostgreSQL while
+ * the report is written); every photo must exist and be in the project (400 naming those that
+ * are not). The cover names the workspace's team unless the request names another. When `REPORT_QUEUE_MAX` reports already wait, 503 with `Retry-After`.
+ */
+export async function insertNewReport(
+  db: Database,
+  input: NewReport,
+  authorId: number,
+): Promise<number> {
+  const ids = input.photos.map((p) => p.uploadId);
+  return writeTransaction(db, async (trx) => {
+    const projects = await lockOpenProjects(trx, [input.projectId], () => ARCHIVED);
+    const projectName = projects.get(input.projectId) ?? 'this project';
+    const found = new Map((await repo.findUploadsForReport(trx, ids)).map((u) => [u.id, u]));
+    const missing = ids.filter((uploadId) => !found.has(uploadId));
+    if (missing.length > 0)
+      throw badRequest(
+        missing.length === 1
+          ? `Photo ${missing[0]} does not exist (it may have been deleted). Remove it from the report.`
+          : `Photos ${missing.join(', ')} do not exist (they may have been deleted). Remove them from the report.`,
+        'photo_not_found',
+      );
+    const elsewhere = ids
+      .map((uploadId) => found.get(uploadId)!)
+      .filter((u) => u.project_id !== input.projectId);
+    if (elsewhere.length > 0)
+      throw badRequest(
+        `${elsewhere.length === 1 ? 'This photo is' : `${elsewhere.length} photos are`} not in ${projectName}: ${namePhotos(elsewhere)}. A report holds only its project's photos; remove ${elsewhere.length === 1 ? 'it' : 'them'} from the report.`,
+        'photo_not_in_project',
+      );
+    if ((await repo.countPendingReports(trx)) >= REPORT_QUEUE_MAX)
+      throw new AppError(
+        503,
+        'reports_busy',
+        `${REPORT_QUEUE_MAX} reports are already waiting to be made. Try again in a minute.`,
+        { 'retry-after': String(QUEUE_RETRY_AFTER_SECONDS) },
+      );
+    const reportId = await repo.insertReport(trx, {
+      project_id: input.projectId,
+      author_id: authorId,
+      type: input.type,
+      title: input.title,
+      intro: input.intro,
+      team_name: input.teamName ?? (await getTeamName(trx)),
+      time_zone: input.timeZone ?? 'UTC',
+      date_from: input.from,
+      date_to: input.to,
+      layout: input.layout,
+      photo_count: ids.length,
+      created_at: nowIso(),
+    });
+    await repo.insertReportPhotos(
+      trx,
+      reportId,
+      input.photos.map((p) => ({
+        uploadId: p.uploadId,
+        name: found.get(p.uploadId)!.name,
+        caption: p.caption,
+      })),
+    );
+    return reportId;
+  });
+}
+
+/** POST /api/report: the viewer's new report (`insertNewReport`), queued: answered with 202. */
+export async function createReport(
+  deps: ReportQueueDeps,
+  input: NewReport,
+  viewer: AuthUser,
+): Promise<ReportDetail> {
+  const id = await insertNewReport(deps.db, input, viewer.id);
+  deps.reportQueue.wake();
+  return getReport(deps, id, viewer);
+}
+
+/**
+ * POST /api/report/{id}/regenerate: the author or an admin asks for a new PDF of the same
+ * photos (as they are now; deleted ones are left out). The PDF made before stays downloadable
+ * until the new one replaces it. 409 while one is queued or being made.
+ */
+export async function regenerateReport(
+  deps: ReportQueueDeps,
+  id: number,
+  viewer: AuthUser,
+): Promise<ReportDetail> {
+  await findManagedReport(deps.db, id, viewer, 're-generate it');
+  if (!(await repo.requeueReport(deps.db, id, nowIso()))) {
+    if (!(await repo.findReportById(deps.db, id))) throw reportNotFound();
+    throw conflict(
+      'This report’s PDF is being made right now. Wait until it is ready, then try again.',
+      'report_generating',
+    );
+  }
+  deps.reportQueue.wake();
+  return getReport(deps, id, viewer);
+}
+
+/**
+ * DELETE /api/report/{id}: the author or an admin deletes the report with its photo list, its
+ * public links and its event and notifications, then its stored PDF. A generation running for
+ * it finds the report gone and deletes what it made.
+ */
+export async function deleteReport(
+  deps: Pick<ReportsDeps, 'db' | 'storage'>,
+  id: number,
+  viewer: AuthUser,
+): Promise<void> {
+  await findManagedReport(deps.db, id, viewer, 'delete it');
+  const deleted = await writeTransaction(deps.db, (trx) => repo.deleteReport(trx, id));
+  if (!deleted) throw reportNotFound();
+  // A PDF that cannot be removed now is left to the sweeper: no report names it.
+  if (deleted.pdf_key !== null) await deps.storage.delete(deleted.pdf_key).catch(() => undefined);
+}
+
+/** For the media sweeper: the stored PDFs among `keys` that a report still names. */
+export function findReferencedReportKeys(db: Database, keys: string[]): Promise<Set<string>> {
+  return repo.findReferencedPdfKeys(db, keys);
+}
