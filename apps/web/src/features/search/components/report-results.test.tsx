@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { formatDate } from '@/lib/format-date';
 import { makeReport } from '../test/make-report';
 import { useHighlighter } from './highlight';
-import { ReportResults, reportStatusText } from './report-results';
+import { formatDays, ReportResults, reportStatusText } from './report-results';
 import type { Report } from '@sitelog/shared';
 
 function Results({ reports, query }: { reports: Report[]; query: string }) {
@@ -51,6 +51,7 @@ describe('ReportResults', () => {
       `By Rebecca Stone · Made ${formatDate('2026-03-06T16:00:00.000Z')} · 12 photos`,
     );
     expect(first.querySelector('time')).toHaveAttribute('datetime', '2026-03-06T16:00:00.000Z');
+    expect(first).toHaveTextContent(`Covers ${formatDays('2026-03-02', '2026-03-06')}`);
     expect(first).toHaveTextContent('PDF ready');
     expect(first.querySelector('img')).toHaveAttribute('src', '/media/preview/21.jpg?sig=x');
     expect(within(first).queryByText('Archived')).not.toBeInTheDocument();
@@ -98,6 +99,15 @@ describe('ReportResults', () => {
     expect(item).toHaveTextContent('<b>Bold</b>');
     expect(item.querySelector('img')).toBeNull();
     expect(item.querySelector('b')).toBeNull();
+  });
+});
+
+describe('formatDays', () => {
+  it('writes the days a report covers as calendar days, one day once', () => {
+    const day = (y: number, m: number, d: number) =>
+      new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(y, m - 1, d));
+    expect(formatDays('2026-03-02', '2026-03-06')).toBe(`${day(2026, 3, 2)} – ${day(2026, 3, 6)}`);
+    expect(formatDays('2026-01-01', '2026-01-01')).toBe(day(2026, 1, 1));
   });
 });
 

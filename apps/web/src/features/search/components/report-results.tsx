@@ -14,6 +14,20 @@ import { paths } from '@/lib/paths';
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
+const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+/**
+ * The days a report covers ("Mar 2, 2026 – Mar 6, 2026", one day once), read as calendar days
+ * (a `YYYY-MM-DD` read as UTC midnight would be the day before west of Greenwich).
+ */
+export function formatDays(from: string, to: string): string {
+  const day = (value: string) => {
+    const [y, m, d] = value.split('-').map(Number);
+    return dayFormat.format(new Date(y!, m! - 1, d));
+  };
+  return from === to ? day(from) : `${day(from)} – ${day(to)}`;
+}
+
 /**
  * Where a report's PDF is, in a few words (the report's page has the whole story). A PDF made
  * before stays downloadable while a new one is made, so that is said first.
@@ -92,7 +106,7 @@ function Thumb({ report }: { report: Report }) {
 /**
  * Reports found by a search, one under the other: the first photo, the title (a link to the
  * report's page that makes the whole item clickable), the type and project, the author, when it
- * was made and how many photos it holds, and where its PDF is. The texts a search matches (title,
+ * was made, how many photos it holds and the days it covers, and where its PDF is. The texts a search matches (title,
  * type, project, author) are drawn by `renderText`, which marks the words searched for.
  */
 export function ReportResults({
@@ -166,6 +180,9 @@ export function ReportResults({
               By {renderText(`${report.author.firstname} ${report.author.lastname}`)} · Made{' '}
               <time dateTime={report.createdAt}>{formatDate(report.createdAt)}</time> ·{' '}
               {plural(report.photoCount, 'photo')}
+            </Typography>
+            <Typography variant="body2" color="text.secondary">
+              Covers {formatDays(report.from, report.to)}
             </Typography>
             <StatusLine report={report} />
           </Box>
