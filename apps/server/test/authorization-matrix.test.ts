@@ -10,12 +10,14 @@ import {
   archiveProject,
   buildComment,
   buildProject,
+  buildReport,
   buildUpload,
   buildUser,
   DEFAULT_PASSWORD,
 } from './factories.js';
 import { api, createTestContext, login, type TestContext } from './helpers.js';
 import { jpegWithExif } from './images.js';
+import { waitForReport } from './reports.js';
 import { dtoPart, filePart, multipartBody } from './uploads.js';
 
 // `buildApp` makes its Fastify instance itself and is ready before a test sees it, so the route
@@ -128,6 +130,17 @@ const EXPECTED: Record<string, readonly [number, number, number, number, number,
   // The workspace (issue 16): its team name, read by every member, set by admins.
   'GET /api/workspace':                   [401, 401,   200,   200,  200,  401,  401],
   'PATCH /api/workspace':                 [401, 401,   403,   403,  200,  401,  401],
+  // Reports (issue 16): every member reads them; the owner is the report's author, who with an
+  // admin re-generates, deletes and shares it. A shared link is public: its token is the credential.
+  'POST /api/report':                     [401, 401,   202,   202,  202,  401,  401],
+  'GET /api/report/latest':               [401, 401,   200,   200,  200,  401,  401],
+  'GET /api/report/:id':                  [401, 401,   200,   200,  200,  401,  401],
+  'POST /api/report/:id/regenerate':      [401, 401,   403,   202,  202,  401,  401],
+  'DELETE /api/report/:id':               [401, 401,   403,   204,  204,  401,  401],
+  'GET /api/report/:id/links':            [401, 401,   403,   200,  200,  401,  401],
+  'POST /api/report/:id/links':           [401, 401,   403,   201,  201,  401,  401],
+  'DELETE /api/report/link/:id':          [401, 401,   403,   204,  204,  401,  401],
+  'GET /api/report/shared/:token':        [200, 200,   200,   200,  200,  200,  200],
   'GET /media/*':                         [403, 403,   200,   200,  200,  403,  403],
 };
 
@@ -154,6 +167,9 @@ interface World {
   /** Of the owner's project and upload. */
   projectId: number;
   uploadId: number;
+  /** The owner's report of that upload, with its PDF, and the token of a public link to it. */
+  reportId: number;
+  sharedToken: string;
   /** The upload's preview link as each signed-in role's session got it. */
   links: Record<Role, string>;
   /** A user whose credentials the login cells send. */
@@ -432,11 +448,112 @@ const REQUESTS: Record<string, (caller: Caller) => Promise<Request> | Request> =
     url: '/api/workspace',
     ...json({ teamName: 'Matrix Construction' }),
   }),
+  'POST /api/report': () => ({
+    method: 'POST',
+    url: '/api/report',
+    ...json({
+      projectId: world.projectId,
+      type: 'daily',
+      title: 'Matrix report',
+      from: '2026-01-01',
+      to: '2026-01-01',
+      layout: 1,
+      photos: [{ uploadId: world.uploadId }],
+    }),
+  }),
+  'GET /api/report/latest': () => ({ method: 'GET', url: '/api/report/latest?limit=5' }),
+  'GET /api/report/:id': () => ({ method: 'GET', url: `/api/report/${world.reportId}` }),
+  // Each cell re-generates or deletes a report of the owner's own, made for it (one whose PDF
+  // failed: a queued one would be refused while it waits).
+  'POST /api/report/:id/regenerate': async () => {
+    const id = await ownersReport('failed');
+    return { method: 'POST', url: `/api/report/${id}/regenerate` };
+  },
+  'DELETE /api/report/:id': async () => ({
+    method: 'DELETE',
+    url: `/api/report/${await ownersReport('failed')}`,
+  }),
+  'GET /api/report/:id/links': () => ({
+    method: 'GET',
+    url: `/api/report/${world.reportId}/links`,
+  }),
+  'POST /api/report/:id/links': () => ({
+    method: 'POST',
+    url: `/api/report/${world.reportId}/links`,
+    ...json({ expiresInDays: 7 }),
+  }),
+  // Each cell revokes a link the owner has just made.
+  'DELETE /api/report/link/:id': async () => {
+    const res = await api(ctx, {
+      method: 'POST',
+      url: `/api/report/${world.reportId}/links`,
+      token: world.owner.token,
+      payload: {},
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return { method: 'DELETE', url: `/api/report/link/${res.json<{ id: number }>().id}` };
+  },
+  'GET /api/report/shared/:token': () => ({
+    method: 'GET',
+    url: `/api/report/shared/${world.sharedToken}`,
+  }),
   'GET /media/*': ({ role }) => {
     const link = world.links[role];
     return { method: 'GET', url: link };
   },
 };
+
+/** A report of the owner's, of the world's photo, left in `status` (the queue never takes it). */
+async function ownersReport(status: 'failed'): Promise<number> {
+  const id = await buildReport(ctx, {
+    projectId: world.projectId,
+    authorId: world.owner.id,
+    uploadIds: [world.uploadId],
+  });
+  await ctx.db
+    .updateTable('reports')
+    .set({ status, error: 'Matrix' })
+    .where('id', '=', id)
+    .where('status', '=', 'queued')
+    .execute();
+  return id;
+}
+
+/** The owner's report with its PDF made, and a public link to it. */
+async function sharedReport(
+  owner: Person,
+  projectId: number,
+  uploadId: number,
+): Promise<{ reportId: number; sharedToken: string }> {
+  const created = await api(ctx, {
+    method: 'POST',
+    url: '/api/report',
+    token: owner.token,
+    payload: {
+      projectId,
+      type: 'safety',
+      title: 'Shared report',
+      from: '2026-01-01',
+      to: '2026-01-01',
+      layout: 2,
+      photos: [{ uploadId }],
+    },
+  });
+  expect(created.statusCode, created.body).toBe(202);
+  const report = await waitForReport(ctx, owner.token, created.json<{ id: number }>().id);
+  expect(report.status).toBe('ready');
+  const link = await api(ctx, {
+    method: 'POST',
+    url: `/api/report/${report.id}/links`,
+    token: owner.token,
+    payload: {},
+  });
+  expect(link.statusCode, link.body).toBe(201);
+  return {
+    reportId: report.id,
+    sharedToken: link.json<{ path: string }>().path.replace('/api/report/shared/', ''),
+  };
+}
 
 // Calls that end or rotate the caller's own session get a new signed-in user per cell, so the
 // shared sessions stay live for the other rows.
@@ -507,6 +624,7 @@ beforeAll(async () => {
     expiredToken: expired.token,
     projectId: project.id,
     uploadId,
+    ...(await sharedReport(owner, project.id, uploadId)),
     links: { ...links, anonymous: unsigned, forged },
     loginEmail: loginUser.email,
   };
