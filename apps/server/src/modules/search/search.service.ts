@@ -3,15 +3,21 @@ import type { z } from 'zod';
 import { badRequest } from '../../errors.js';
 import type { AuthUser } from '../auth/auth.service.js';
 import { getProjects, type ProjectsDeps } from '../projects/projects.service.js';
+import { listReportsByIds, type ReportsDeps } from '../reports/reports.service.js';
 import { getUploads } from '../uploads/uploads.service.js';
 import { getProfiles } from '../users/users.service.js';
 import * as repo from './search.repository.js';
 import { searchTerms } from './search.terms.js';
 
-export type SearchDeps = ProjectsDeps;
+export type SearchDeps = ProjectsDeps & Pick<ReportsDeps, 'db' | 'links'>;
 type SearchQuery = z.output<typeof searchQuerySchema>;
 
-const kinds = { projects: 'project', uploads: 'upload', people: 'person' } as const;
+const kinds = {
+  projects: 'project',
+  uploads: 'upload',
+  people: 'person',
+  reports: 'report',
+} as const;
 type Section = keyof typeof kinds;
 
 // ---- cursors -------------------------------------------------------------------------------
@@ -79,6 +85,13 @@ async function searchSection<S extends Section>(
       to: query.to,
       by: query.by,
     },
+    // A report's author and the day it was created (`by` is the photos' alone).
+    reports: {
+      projectId: query.project,
+      authorId: query.author,
+      from: query.from,
+      to: query.to,
+    },
   });
   const page = hits.slice(0, query.limit);
   const last = page.at(-1);
@@ -89,8 +102,8 @@ async function searchSection<S extends Section>(
 
 /**
  * Searches the sections `query.type` names (each page's hits best first), then reads the hits
- * through their own modules, so a search result is the same Project, Upload or Profile every
- * other call answers.
+ * through their own modules, so a search result is the same Project, Upload, Profile or Report
+ * every other call answers.
  */
 export async function search(
   deps: SearchDeps,
@@ -99,22 +112,25 @@ export async function search(
 ): Promise<SearchResponse> {
   const terms = searchTerms(query.q);
   const wanted = (section: Section) => query.type === 'all' || query.type === section;
-  // The sections at once: on PostgreSQL each takes its own pooled connection (the three
+  // The sections at once: on PostgreSQL each takes its own pooled connection (the four
   // round trips overlap); on SQLite the statements run one after another all the same.
-  const [projects, uploads, people] = await Promise.all([
+  const [projects, uploads, people, reports] = await Promise.all([
     wanted('projects') ? searchSection(deps, 'projects', terms, query) : null,
     wanted('uploads') ? searchSection(deps, 'uploads', terms, query) : null,
     wanted('people') ? searchSection(deps, 'people', terms, query) : null,
+    wanted('reports') ? searchSection(deps, 'reports', terms, query) : null,
   ]);
-  const [projectItems, uploadItems, peopleItems] = await Promise.all([
+  const [projectItems, uploadItems, peopleItems, reportItems] = await Promise.all([
     projects ? getProjects(deps, projects.ids, viewer) : [],
     uploads ? getUploads(deps, uploads.ids, viewer) : [],
     people ? getProfiles(deps, people.ids) : [],
+    reports ? listReportsByIds(deps, viewer, reports.ids) : [],
   ]);
   const response: SearchResponse = {};
   if (projects)
     response.projects = { items: inOrder(projects.ids, projectItems), next: projects.next };
   if (uploads) response.uploads = { items: inOrder(uploads.ids, uploadItems), next: uploads.next };
   if (people) response.people = { items: inOrder(people.ids, peopleItems), next: people.next };
+  if (reports) response.reports = { items: inOrder(reports.ids, reportItems), next: reports.next };
   return response;
 }

@@ -484,7 +484,7 @@ describe('bad requests', () => {
     await bad('q=a', /at least 2 characters/);
     await bad('q=%20%20a%20', /at least 2 characters/);
     await bad(`q=${'x'.repeat(1001)}`, /at most 1000/);
-    await bad('q=rebar&type=reports', /type must be one of/);
+    await bad('q=rebar&type=files', /type must be one of/);
     await bad('q=rebar&project=abc', /project must be a project id/);
     await bad('q=rebar&author=-1', /author must be a positive/);
     await bad('q=rebar&from=2026-02-30', /not a real date/);
