@@ -1,5 +1,6 @@
 import type { QueryKey } from '@tanstack/react-query';
 import { mapKeys } from '@/features/maps/api/keys';
+import { notificationKeys } from '@/features/notifications/api/keys';
 import { projectKeys } from '@/features/projects/api/keys';
 import { searchKeys } from '@/features/search/api/keys';
 import { uploadKeys } from '@/features/uploads/api/keys';
@@ -57,3 +58,15 @@ export const afterCommentChange = (uploadId: number): QueryKey[] => [
   uploadKeys.detail(uploadId),
   uploadKeys.lists(),
 ];
+
+/**
+ * A report was re-generated: search results show its status. (The reports feature refreshes
+ * its own lists and the report.)
+ */
+export const afterReportChange = (): QueryKey[] => [searchKeys.all];
+
+/**
+ * A report was deleted: search results, and the timeline and notifications, whose entries for
+ * it are deleted with it (the unread count may drop).
+ */
+export const afterReportDelete = (): QueryKey[] => [searchKeys.all, notificationKeys.all];

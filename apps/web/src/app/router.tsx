@@ -51,6 +51,7 @@ const UploadQueuePage = lazyPage(() =>
   import('./routes/upload-queue-page').then((m) => m.UploadQueuePage),
 );
 const ReportsPage = lazyPage(() => import('./routes/reports-page').then((m) => m.ReportsPage));
+const ReportPage = lazyPage(() => import('./routes/report-page').then((m) => m.ReportPage));
 const ReportCreatorPage = lazyPage(() =>
   import('./routes/report-creator-page').then((m) => m.ReportCreatorPage),
 );
@@ -92,6 +93,7 @@ const memberRoutes: RouteObject[] = [
   { path: 'projects/archived', element: <ArchivedProjectsPage /> },
   { path: 'reports', element: <ReportsPage /> },
   { path: 'reports/create', element: <ReportCreatorPage /> },
+  { path: 'report/:id', element: <ReportPage /> },
   { path: 'notifications', element: <NotificationsPage /> },
   { path: 'events', element: <EventsPage /> },
   { path: 'search', element: <SearchPage /> },

@@ -37,6 +37,10 @@ export function renderApp(path: string, { signedInAs, api = {} }: RenderAppOptio
     // The top bar's bell polls this on every page.
     'GET /api/notifications/unread': { body: { count: 0 }, headers: { ETag: '"unread-0"' } },
     'POST /api/auth/logout': { body: { ok: true } },
+    // The project page's Reports section and the admin page's team name (issue 16) ask these;
+    // tests about those screens answer them their own way.
+    'GET /api/report/latest': { body: { reports: [], next: null } },
+    'GET /api/workspace': { body: { teamName: '' } },
     ...api,
   });
   const router = createMemoryRouter(routes, { initialEntries: [path] });
