@@ -182,7 +182,7 @@ describe('/project/{id}', () => {
     );
   });
 
-  it('shows the project uploads as tiles, a tile to add one, and sample report tiles for the report creator', async () => {
+  it('shows the project uploads as tiles, a tile to add one, and the Reports section with NEW REPORT', async () => {
     const withUploads = { ...byOther, uploadsCount: 9 };
     const upload = {
       id: 31,
@@ -219,12 +219,13 @@ describe('/project/{id}', () => {
     expect(image.closest('a')).toHaveAttribute('href', '/project/7?photo=31');
     expect(screen.getByText('9 uploads')).toBeInTheDocument();
 
+    // The section's own behaviour is tested in project-page-reports.test.tsx.
     const reports = screen.getByRole('region', { name: 'Reports' });
-    expect(within(reports).getByText('Under construction')).toBeInTheDocument();
-    const samples = within(reports).getAllByRole('link');
-    expect(samples.length).toBeGreaterThan(0);
-    for (const sample of samples)
-      expect(sample).toHaveAttribute('href', '/reports/create?project=7');
+    expect(await within(reports).findByText('No reports yet')).toBeInTheDocument();
+    expect(within(reports).getByRole('link', { name: 'New report' })).toHaveAttribute(
+      'href',
+      '/reports/create?project=7',
+    );
   });
 
   it('says the project was not found for an unknown id and for an id that is not a number', async () => {

@@ -22,7 +22,7 @@ import { paths } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useRouteId } from '@/lib/use-route-id';
-import { afterProjectArchive, afterProjectEdit } from '../invalidations';
+import { afterProjectArchive, afterProjectEdit, afterReportChange } from '../invalidations';
 import { useProject } from '@/features/projects/api/get-project';
 import { canArchiveProject, isArchived } from '@/features/projects/can-archive-project';
 import {
@@ -33,8 +33,8 @@ import { ArchivedBanner } from '@/features/projects/components/archived-banner';
 import { EditProjectDialog } from '@/features/projects/components/edit-project-dialog';
 import { formatDate } from '@/lib/format-date';
 import { ProjectMarkButtons } from '@/features/projects/components/project-mark-buttons';
-import { ProjectReportsSection } from '@/features/projects/components/project-reports-section';
 import { ProjectMapSection } from '@/features/maps/components/project-map-section';
+import { ProjectReports } from '@/features/reports/components/project-reports';
 import {
   ProjectMuteButton,
   ProjectNotifyHint,
@@ -200,7 +200,7 @@ function ProjectView({ project }: { project: Project }) {
         tag={searchParams.get(PROJECT_TAG_PARAM)}
       />
       <ProjectMapSection project={project} />
-      <ProjectReportsSection projectId={project.id} />
+      <ProjectReports projectId={project.id} archived={archived} invalidate={afterReportChange()} />
       {isCreator && !archived ? (
         <EditProjectDialog
           project={project}
