@@ -114,17 +114,10 @@ interface OpenedImage {
   height: number;
 }
 
-/**
- * The current font, kept by us so the footer drawn at a page break (in the middle of the
- * intro's flowing text) can put it back.
- */
+/** Drawing text in boxes: fonts by name, one line or a few, cut with an ellipsis. */
 class Pen {
-  font: FontName = 'sans';
-  size = 10;
   constructor(readonly doc: Doc) {}
   use(font: FontName, size: number, colour = COLOURS.ink): this {
-    this.font = font;
-    this.size = size;
     this.doc.font(font).fontSize(size).fillColor(colour);
     return this;
   }
@@ -134,20 +127,49 @@ class Pen {
   }
   /**
    * `text` in a box of at most `lines` lines at (x, y), cut with an ellipsis when longer; never
-   * breaks the page. Returns the height it may take.
+   * breaks the page. Returns the height the box takes.
    */
   box(text: string, x: number, y: number, width: number, lines = 1, align?: 'right'): number {
     const height = this.lineHeight() * lines;
-    if (text)
-      this.doc.text(text, x, y, {
-        width,
-        // Half a line more than `lines`: room for the last line, never for one more.
-        height: height + this.lineHeight() / 2,
-        ellipsis: true,
-        lineGap: 0,
-        ...(align ? { align } : {}),
-      });
+    if (!text) return height;
+    const { doc } = this;
+    if (!text.includes('\n')) {
+      // One line that fits (nearly every one), or cut to one: drawn as it is, without pdfkit's
+      // line wrapper (the wrapper's line breaking is most of the time a page of text takes).
+      let line = text;
+      let textWidth = doc.widthOfString(line);
+      if (textWidth > width && lines === 1) {
+        line = this.cut(text, width);
+        textWidth = doc.widthOfString(line);
+      }
+      if (textWidth <= width) {
+        doc.text(line, align === 'right' ? x + width - textWidth : x, y, { lineBreak: false });
+        return height;
+      }
+    }
+    doc.text(text, x, y, {
+      width,
+      // Half a line more than `lines`: room for the last line, never for one more.
+      height: height + this.lineHeight() / 2,
+      ellipsis: true,
+      lineGap: 0,
+      ...(align ? { align } : {}),
+    });
     return height;
+  }
+  /** The longest start of `text` that fits `width` with an ellipsis after it. */
+  private cut(text: string, width: number): string {
+    const chars = Array.from(text);
+    const fits = (n: number) =>
+      this.doc.widthOfString(`${chars.slice(0, n).join('').trimEnd()}…`) <= width;
+    let low = 0;
+    let high = chars.length;
+    while (low < high) {
+      const mid = Math.ceil((low + high) / 2);
+      if (fits(mid)) low = mid;
+      else high = mid - 1;
+    }
+    return `${chars.slice(0, low).join('').trimEnd()}…`;
   }
 }
 
@@ -340,8 +362,7 @@ function drawFooter(pen: Pen, cover: ReportPdfCover, page: number, pages: number
 
 /**
  * The cover: team, type, title, the facts, a note on the fingerprints, then the intro, which
- * flows on to further pages when long. Draws the same on a scratch document (to count its pages)
- * as on the real one.
+ * flows on to further pages when long.
  */
 function drawCover(pen: Pen, cover: ReportPdfCover) {
   const { doc } = pen;
@@ -404,16 +425,6 @@ function drawCover(pen: Pen, cover: ReportPdfCover) {
     // Flows on to new pages as long as it runs (the footer is drawn on each as it is added).
     doc.text(intro, x, y, { width, lineGap: 2.5, paragraphGap: 6 });
   }
-}
-
-/** Pages the cover takes: drawn on a scratch document that is never written anywhere. */
-function coverPages(cover: ReportPdfCover): number {
-  const scratch = newDocument(cover);
-  let pages = 0;
-  scratch.on('pageAdded', () => pages++);
-  scratch.addPage();
-  drawCover(new Pen(scratch), cover);
-  return pages;
 }
 
 /** The fixed layout of the text under a photo in a cell `width` wide. */
@@ -486,13 +497,16 @@ function drawPhoto(
   const caption = clean(photo.caption).trim();
   if (caption) {
     // The lines the caption takes, up to its room; the rest of the text moves up under it.
-    const lines = Math.min(
-      text.sizes.captionLines,
-      Math.max(
-        1,
-        Math.round(doc.heightOfString(caption, { width, lineGap: 0 }) / pen.lineHeight()),
-      ),
-    );
+    const oneLineFits = !caption.includes('\n') && doc.widthOfString(caption) <= width;
+    const lines = oneLineFits
+      ? 1
+      : Math.min(
+          text.sizes.captionLines,
+          Math.max(
+            1,
+            Math.round(doc.heightOfString(caption, { width, lineGap: 0 }) / pen.lineHeight()),
+          ),
+        );
     y += pen.box(caption, x, y, width, lines) + 4;
   }
 
@@ -542,7 +556,7 @@ export const indexRowsPerPage = Math.floor((CONTENT.height - INDEX.headerHeight)
 const indexPages = (count: number) => Math.max(1, Math.ceil(count / indexRowsPerPage));
 
 /** "Photo index": position, name, capture time and SHA-256 of every photo, over pages. */
-function drawIndex(pen: Pen, cover: ReportPdfCover, entries: IndexEntry[]) {
+function drawIndex(pen: Pen, cover: ReportPdfCover, entries: IndexEntry[], newPage: () => void) {
   const { doc } = pen;
   const { x, width } = CONTENT;
   pen.use('mono', INDEX.hashSize);
@@ -557,7 +571,7 @@ function drawIndex(pen: Pen, cover: ReportPdfCover, entries: IndexEntry[]) {
   };
   const pages = indexPages(entries.length);
   for (let page = 0; page < pages; page++) {
-    doc.addPage();
+    newPage();
     let y = CONTENT.y;
     pen.use('bold', 16);
     pen.box(page === 0 ? 'Photo index' : 'Photo index (continued)', x, y, width);
@@ -607,6 +621,10 @@ function newDocument(cover: ReportPdfCover): Doc {
     size: 'A4',
     margins: MARGIN,
     autoFirstPage: false,
+    // Pages are flushed by hand (renderReportPdf): the cover's once its page count is known,
+    // every other page as the next one starts. Images never wait in a page: pdfkit writes each
+    // image object out as it is drawn.
+    bufferPages: true,
     pdfVersion: '1.7',
     lang: 'en',
     displayTitle: true,
@@ -625,6 +643,13 @@ function newDocument(cover: ReportPdfCover): Doc {
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
+ * Output pdfkit may hold that `out` has not taken yet before the drawing waits for it: about two
+ * display images, so reading the next photo overlaps writing the last one, and memory stays flat
+ * however many photos follow.
+ */
+export const PENDING_OUTPUT_LIMIT = 1024 * 1024;
+
+/**
  * Draws the report and streams it to `out`, which it ends (or destroys, on failure). Photos are
  * pulled one at a time from `photos` and drawn `layout` to a page; `onPhoto(done)` is awaited
  * after each. Pages are numbered "Page N of M": M is known up front from `cover.photoCount`, so
@@ -640,20 +665,17 @@ export async function renderReportPdf(options: {
 }): Promise<{ pages: number }> {
   const { cover, layout, photos, out, onPhoto } = options;
   const expected = Math.max(0, cover.photoCount);
-  const totalPages = coverPages(cover) + Math.ceil(expected / layout) + indexPages(expected);
-
   const doc = newDocument(cover);
   const pen = new Pen(doc);
+  let totalPages = 0;
   let page = 0;
-  doc.on('pageAdded', () => {
+  /** Writes out the page(s) drawn so far and starts the next, with its footer. */
+  const newPage = () => {
+    doc.flushPages();
+    doc.addPage();
     page++;
-    // The footer, then back to where the page's text starts and the font it was drawn in.
-    const { font, size } = pen;
     drawFooter(pen, cover, page, totalPages);
-    pen.use(font, size);
-    doc.x = MARGIN.left;
-    doc.y = MARGIN.top;
-  });
+  };
 
   let failure: unknown;
   const written = pipeline(doc, out).catch((error: unknown) => {
@@ -663,12 +685,12 @@ export async function renderReportPdf(options: {
     if (failure !== undefined) throw failure;
   };
   /**
-   * Backpressure: when `out` is full the pipe pauses and pdfkit's output waits in `doc`; let it
-   * drain (to the stream's high-water mark) before drawing more.
+   * Backpressure: when `out` is full the pipe pauses and pdfkit's output waits in `doc`; past
+   * PENDING_OUTPUT_LIMIT, let it drain before drawing more.
    */
   const room = async () => {
     await nextTurn();
-    while (failure === undefined && doc.readableLength > doc.readableHighWaterMark) {
+    while (failure === undefined && doc.readableLength > PENDING_OUTPUT_LIMIT) {
       await new Promise<void>((resolve) => {
         const done = () => {
           clearTimeout(timer);
@@ -687,8 +709,16 @@ export async function renderReportPdf(options: {
   };
 
   try {
+    // The cover's pages wait in pdfkit's page buffer until the intro has run its course: then
+    // the total is known and each gets its footer.
     doc.addPage();
     drawCover(pen, cover);
+    page = doc.bufferedPageRange().count;
+    totalPages = page + Math.ceil(expected / layout) + indexPages(expected);
+    for (let i = 0; i < page; i++) {
+      doc.switchToPage(i);
+      drawFooter(pen, cover, i + 1, totalPages);
+    }
     await room();
 
     const slots = cells(layout);
@@ -702,7 +732,7 @@ export async function renderReportPdf(options: {
             `while it was made): generate the report again.`,
         );
       const slot = done % layout;
-      if (slot === 0) doc.addPage();
+      if (slot === 0) newPage();
       drawPhoto(pen, layout, slots[slot]!, photo, cover);
       entries.push({
         position: photo.position,
@@ -720,7 +750,7 @@ export async function renderReportPdf(options: {
         `The report has ${plural(expected, 'photo')} but only ${done} could be drawn: generate ` +
           `the report again.`,
       );
-    drawIndex(pen, cover, entries);
+    drawIndex(pen, cover, entries, newPage);
     if (page !== totalPages)
       throw new Error(`The PDF came out with ${page} pages, not the ${totalPages} numbered.`);
     doc.end();
