@@ -161,9 +161,12 @@ test.describe('search', () => {
     );
     const photos = page.getByRole('list', { name: 'Photos' });
     await expect(photos.locator('[data-upload-tile]')).toHaveCount(2);
-    // No Reports section: there are no reports yet.
-    await expect(page.getByRole('region', { name: /reports/i })).toHaveCount(0);
-    await expect(page.getByRole('tab', { name: /reports/i })).toHaveCount(0);
+    // The Reports section says none match: no report holds the word.
+    await expect(
+      page
+        .getByRole('region', { name: 'Reports' })
+        .getByText(`No reports match “${data.word}”.`, { exact: true }),
+    ).toBeVisible();
     await screenshot(page, 'search-page');
   });
 
@@ -260,6 +263,63 @@ test.describe('search', () => {
     await expect(page).toHaveURL(new RegExp(`/search\\?q=${data.word}&type=uploads$`));
   });
 
+  test('a report made through the API is found: the dropdown, the Reports tab, its page', async ({
+    page,
+    admin,
+    request,
+  }) => {
+    const data = await makeSearchData(request, admin);
+    const made = await request.post('/api/report', {
+      headers: bearer(admin),
+      data: {
+        projectId: data.rebar.id,
+        type: 'safety',
+        title: `Scaffold ${data.word}`,
+        intro: 'Edge protection on level 2',
+        from: '2026-03-10',
+        to: '2026-03-10',
+        layout: 2,
+        photos: [{ uploadId: data.cage.id, caption: 'North wall' }],
+      },
+    });
+    expect(made.status(), await made.text()).toBe(202);
+    const report = (await made.json()) as { id: number; title: string };
+    await signIn(page, admin);
+    await page.goto('/');
+
+    const box = topSearch(page);
+    await box.click();
+    await box.pressSequentially(data.word, { delay: 20 });
+    const option = suggestions(page)
+      .getByRole('group', { name: 'Reports' })
+      .getByRole('option', { name: new RegExp(report.title) });
+    await expect(option).toBeVisible();
+    await expect(option).toContainText(`Safety walk · ${data.rebar.name}`);
+
+    // The Reports tab: the report, its words marked, a link to its page.
+    await page.goto(`/search?q=${data.word}%20safety&type=reports`);
+    const found = page.getByRole('list', { name: 'Reports found' });
+    const link = found.getByRole('link', { name: report.title });
+    await expect(link).toHaveAttribute('href', `/report/${report.id}`);
+    await expect(link.locator('mark')).toHaveText([data.word]);
+    await expect(found.getByRole('listitem')).toHaveCount(1);
+    await expect(found.getByRole('listitem')).toContainText('1 photo');
+    // A report's date filter is the day it was made (today), not the days it covers.
+    const filters = page.getByRole('region', { name: 'Filters' });
+    await expect(filters.getByText('A report’s date is the day it was made.')).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'search-reports');
+    await page.goto(`/search?q=${data.word}&type=reports&to=2026-03-10`);
+    await expect(
+      main(page).getByText(`No results for “${data.word}”`, { exact: true }),
+    ).toBeVisible();
+
+    // The report's own page opens from the hit.
+    await page.goto(`/search?q=${data.word}&type=reports`);
+    await found.getByRole('link', { name: report.title }).click();
+    await expect(page).toHaveURL(new RegExp(`/report/${report.id}$`));
+  });
+
   test('the search page and its dropdown pass axe', async ({ page, admin, request }) => {
     const data = await makeSearchData(request, admin);
     await signIn(page, admin);
@@ -324,6 +384,11 @@ test.describe('search on a 375 px phone', () => {
       () => document.documentElement.scrollWidth - window.innerWidth,
     );
     expect(overflow, 'the page scrolls sideways').toBeLessThanOrEqual(0);
+    // The five section tabs fit the phone's width: none is cut off.
+    const tabs = page.getByRole('tablist', { name: 'Sections' });
+    const tabsRect = (await tabs.boundingBox())!;
+    const last = (await tabs.getByRole('tab', { name: 'People' }).boundingBox())!;
+    expect(last.x + last.width).toBeLessThanOrEqual(tabsRect.x + tabsRect.width + 1);
     await screenshot(page, 'search-page');
     expect(await seriousViolations(page)).toEqual([]);
   });

@@ -370,8 +370,13 @@ export function SearchPage() {
               label={tab.label}
               id={`${tabId}-${tab.type}`}
               aria-controls={`${tabId}-panel`}
-              // Narrower on a phone, so the five fit 375 px without scrolling.
-              sx={{ minWidth: { xs: 0, sm: 90 }, px: { xs: 1.5, sm: 2 } }}
+              // Narrower (and a size smaller) on a phone, so the five fit 375 px without
+              // scrolling.
+              sx={{
+                minWidth: { xs: 0, sm: 90 },
+                px: { xs: 1, sm: 2 },
+                fontSize: { xs: '0.8125rem', sm: '0.875rem' },
+              }}
             />
           ))}
         </Tabs>
