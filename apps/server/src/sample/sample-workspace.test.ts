@@ -7,6 +7,7 @@ import {
   type LoginHints,
   type NotificationPage,
   type Project,
+  type ReportDetail,
   type UnreadCount,
   type Upload,
   type Workspace,
@@ -14,15 +15,27 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestContext, login, type TestContext } from '../../test/helpers.js';
 import { SAMPLE_COMPANY, seedSampleWorkspace } from './sample-workspace.js';
+import { pdfPageCount, pdfPages, waitForReport } from '../../test/reports.js';
 import { storedKeys, tempFiles } from '../../test/uploads.js';
 
 let ctx: TestContext;
 let seeded: Awaited<ReturnType<typeof seedSampleWorkspace>>;
 
+/** The sample admin's token. */
+let adminToken: string;
+/** The sample reports once their PDFs are made (the app's report queue takes them up). */
+let reports: ReportDetail[];
+
 beforeAll(async () => {
   ctx = await createTestContext();
   seeded = await seedSampleWorkspace(ctx);
-});
+  const hints = (await api(ctx, { method: 'GET', url: '/api/auth/hints' })).json<LoginHints>();
+  if (!hints.sample) throw new Error('the sample account was not remembered');
+  adminToken = await login(ctx, hints.sample);
+  // The app was ready before the seed queued them: its queue's poll finds them within seconds.
+  const rows = await ctx.db.selectFrom('reports').select('id').orderBy('id').execute();
+  reports = await Promise.all(rows.map((r) => waitForReport(ctx, adminToken, r.id, 60_000)));
+}, 90_000);
 afterAll(async () => ctx?.close());
 
 describe('sample workspace photos', () => {
@@ -56,10 +69,14 @@ describe('sample workspace photos', () => {
       expect(user.uploads_count).toBe(rows.filter((r) => r.creator_id === user.id).length);
   });
 
-  it('stores preview, formatted image and original of each, and nothing else', async () => {
+  it('stores preview, formatted image and original of each, the reports’ PDFs, and nothing else', async () => {
     const rows = await ctx.db.selectFrom('uploads').selectAll().execute();
     const expected = rows.flatMap((r) => [r.preview_key, r.formatted_key, r.original_key]).sort();
     expect(await storedKeys(ctx)).toEqual(expected);
+    const pdfs = await ctx.db.selectFrom('reports').select('pdf_key').execute();
+    const stored: string[] = [];
+    for await (const object of ctx.storage.list('reports/')) stored.push(object.key);
+    expect(stored.sort()).toEqual(pdfs.map((r) => r.pdf_key ?? 'no PDF').sort());
     expect(tempFiles(ctx)).toEqual([]);
   });
 
@@ -182,8 +199,18 @@ describe('sample workspace photos', () => {
       expect(n.reason).toBe('mentioned');
       expect(n.mentioned).toMatchObject({ firstname: 'Dana', lastname: 'Whitfield' });
     }
-    // Newest first: the unanswered question about the rebar is on top.
-    expect(page.notifications[0]).toMatchObject({
+    // A member's report on the admin's project is among them (made after the seed, so newest).
+    const made = page.notifications.filter((n) => n.kind === 'report.created');
+    expect(made).toMatchObject([
+      {
+        reason: 'creator',
+        actor: { firstname: 'Aisha' },
+        project: { name: 'Bridge Deck Waterproofing' },
+        report: { title: 'Site diary, B4 overpass deck' },
+      },
+    ]);
+    // Newest activity first: the unanswered question about the rebar is on top.
+    expect(page.notifications.filter((n) => n.kind !== 'report.created')[0]).toMatchObject({
       kind: 'mention',
       upload: { name: 'Expansion joint, east abutment' },
     });
@@ -223,6 +250,65 @@ describe('sample workspace photos', () => {
       const bytes = await ctx.storage.get(row.original_key);
       expect(row.original_sha256).toBe(createHash('sha256').update(bytes!).digest('hex'));
     }
+  });
+
+  it('makes a daily report and a defect list, each a PDF of its photos, through the reports service', async () => {
+    expect(seeded?.reports).toBe(2);
+    expect(reports.map((r) => r.status)).toEqual(['ready', 'ready']);
+    expect(reports).toMatchObject([
+      {
+        type: 'daily',
+        title: 'Site diary, B4 overpass deck',
+        project: { name: 'Bridge Deck Waterproofing' },
+        author: { firstname: 'Aisha' },
+        layout: 2,
+        teamName: SAMPLE_COMPANY,
+        timeZone: 'Europe/Zurich',
+        photoCount: 3,
+      },
+      {
+        type: 'defects',
+        title: 'Roof defects, bay 3',
+        project: { name: 'Warehouse Roof Repair' },
+        author: { firstname: 'Lena' },
+        layout: 1,
+        teamName: SAMPLE_COMPANY,
+        photoCount: 3,
+      },
+    ]);
+    for (const report of reports) {
+      expect(report.from <= report.to).toBe(true);
+      // Each photo is in the PDF with its caption (the photo's description) and fingerprint.
+      const rows = await ctx.db
+        .selectFrom('reports')
+        .select(['pdf_key', 'pdf_pages'])
+        .where('id', '=', report.id)
+        .executeTakeFirstOrThrow();
+      const pdf = await ctx.storage.get(rows.pdf_key ?? '');
+      if (!pdf) throw new Error(`report ${report.id} has no stored PDF`);
+      expect(await pdfPageCount(pdf)).toBe(rows.pdf_pages);
+      const text = (await pdfPages(pdf)).join('\n');
+      expect(text).toContain(SAMPLE_COMPANY);
+      for (const photo of report.photos) {
+        expect(photo.upload).not.toBeNull();
+        expect(photo.sha256).toBe(
+          (
+            await ctx.db
+              .selectFrom('uploads')
+              .select('original_sha256')
+              .where('id', '=', photo.uploadId!)
+              .executeTakeFirstOrThrow()
+          ).original_sha256,
+        );
+        expect(text).toContain(photo.sha256);
+      }
+    }
+    expect(reports[0]?.photos.map((p) => p.name)).toEqual([
+      'Old asphalt milled off',
+      'Membrane primer applied',
+      'Expansion joint, east abutment',
+    ]);
+    expect(reports[1]?.photos[0]?.caption).toBe('Six corroded sheets and two purlins to replace.');
   });
 
   it('does nothing on a database that already has users', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { commentBodySchema } from '@sitelog/shared';
+import { commentBodySchema, createReportRequestSchema, type ReportType } from '@sitelog/shared';
 import type { Config } from '../config.js';
 import type { ImageProcessor } from '../media/image-processor.js';
 import { createLimiter } from '../media/limiter.js';
@@ -17,6 +17,7 @@ import {
   setProjectArchived,
 } from '../modules/projects/projects.service.js';
 import { createComment } from '../modules/comments/comments.service.js';
+import { insertNewReport } from '../modules/reports/reports.service.js';
 import { storeUpload } from '../modules/uploads/uploads.service.js';
 import { createAccount, hasAccounts } from '../modules/users/users.service.js';
 import { setTeamName } from '../modules/workspace/workspace.service.js';
@@ -408,6 +409,46 @@ const comments: { photo: string; author: number; hoursAfter: number; body: strin
   },
 ];
 
+/**
+ * Sample reports (issue 16), of open projects' photos by name, captioned with each photo's
+ * description as the report creator prefills it. They are queued when the workspace is made; the
+ * app's report queue makes their PDFs once it starts (the first start's own queue, or its poll).
+ * The daily report is by a member on the admin's project, so the admin is told of it.
+ */
+const reports: {
+  project: number;
+  author: number;
+  type: ReportType;
+  title: string;
+  intro: string;
+  layout: 1 | 2 | 4;
+  timeZone: string;
+  photos: string[];
+}[] = [
+  {
+    project: 5,
+    author: 2,
+    type: 'daily',
+    title: 'Site diary, B4 overpass deck',
+    intro:
+      'Old asphalt is off spans 1–3 and the deck is sound. Primer is on spans 1–2; the membrane follows once it is dry. The east abutment’s expansion joint is out and its recess cleaned.',
+    layout: 2,
+    timeZone: 'Europe/Zurich',
+    photos: ['Old asphalt milled off', 'Membrane primer applied', 'Expansion joint, east abutment'],
+  },
+  {
+    project: 4,
+    author: 4,
+    type: 'defects',
+    title: 'Roof defects, bay 3',
+    intro:
+      'Corroded roof sheets and purlins found in bay 3, and the repairs made, for the owner’s insurer.',
+    layout: 1,
+    timeZone: 'Europe/Paris',
+    photos: ['Damaged roof sheets, bay 3', 'New purlins fixed', 'Edge protection installed'],
+  },
+];
+
 type TimedPhoto = (typeof photos)[number] & { variant: number; at: Date };
 
 /** Draws one sample photo and sends it through the upload pipeline; answers the upload's id. */
@@ -466,7 +507,7 @@ async function seedSampleActivity(
   deps: SeedDeps,
   userIds: number[],
   projectIds: number[],
-): Promise<{ photos: number; comments: number }> {
+): Promise<{ photos: number; comments: number; uploads: Map<string, SampleUpload> }> {
   const now = Date.now();
   const limiter = createLimiter(Math.max(1, deps.config.uploads.concurrency));
   await mkdir(deps.config.uploads.tempDir, { recursive: true });
@@ -516,7 +557,65 @@ async function seedSampleActivity(
     });
   }
   await storeBatch();
-  return { photos: timedPhotos.length, comments: comments.length };
+  const uploads = new Map<string, SampleUpload>();
+  for (const [photo, id] of uploadIds) uploads.set(photo.name, { id, photo });
+  return { photos: timedPhotos.length, comments: comments.length, uploads };
+}
+
+/** A stored sample photo: its upload's id and what it was made from. */
+interface SampleUpload {
+  id: number;
+  photo: TimedPhoto;
+}
+
+/** `at`'s day (YYYY-MM-DD) in `timeZone`. */
+function dayIn(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(at);
+}
+
+/**
+ * Queues the sample reports through the reports service (the cover names the workspace's team,
+ * the sample company), each covering the days of its photos in its project's zone. Their PDFs
+ * are made by the report queue, off the start-up path. Answers how many were queued.
+ */
+async function seedSampleReports(
+  deps: SeedDeps,
+  userIds: number[],
+  projectIds: number[],
+  uploads: Map<string, SampleUpload>,
+): Promise<number> {
+  for (const report of reports) {
+    const projectId = projectIds[report.project];
+    const authorId = userIds[report.author];
+    const picked = report.photos.map((name) => uploads.get(name));
+    if (projectId === undefined || authorId === undefined)
+      throw new Error('sample report without project or author');
+    const days = picked.map((upload) => {
+      if (!upload) throw new Error(`sample report of a photo never stored: ${report.title}`);
+      return dayIn(upload.photo.at, report.timeZone);
+    });
+    const input = createReportRequestSchema.parse({
+      projectId,
+      type: report.type,
+      title: report.title,
+      intro: report.intro,
+      from: days.reduce((a, b) => (a < b ? a : b)),
+      to: days.reduce((a, b) => (a > b ? a : b)),
+      layout: report.layout,
+      timeZone: report.timeZone,
+      photos: picked.map((upload) => ({
+        uploadId: upload!.id,
+        caption: upload!.photo.description,
+      })),
+    });
+    await insertNewReport(deps.db, input, authorId);
+  }
+  return reports.length;
 }
 
 /** A readable random password such as `site-k3vq-9xmt-2hpa`. */
@@ -537,13 +636,13 @@ class SeedRaceLost extends Error {}
  * construction projects in real cities with bookmarks and follows, photos on every project with
  * a few comment threads, and one finished project archived (after its photos and comments: an
  * archived project takes none). The follows commit before the photos, so uploads to a followed
- * project notify as they would later. The company's name is the workspace's team name. Returns
- * the admin's email and the photo and comment counts, or null when the database already had
- * users.
+ * project notify as they would later. The company's name is the workspace's team name; two
+ * sample reports are queued for their PDFs. Returns the admin's email and the photo, comment and
+ * report counts, or null when the database already had users.
  */
 export async function seedSampleWorkspace(
   deps: SeedDeps,
-): Promise<{ email: string; photos: number; comments: number } | null> {
+): Promise<{ email: string; photos: number; comments: number; reports: number } | null> {
   if (await hasAccounts(deps.db)) return null;
   const password = samplePassword();
   const passwordHash = await hashPassword(password);
@@ -615,7 +714,8 @@ export async function seedSampleWorkspace(
   }
   const { userIds, projectIds } = seeded;
   const admin = people[0];
-  const activity = await seedSampleActivity(deps, userIds, projectIds);
+  const { uploads, ...activity } = await seedSampleActivity(deps, userIds, projectIds);
+  const reportCount = await seedSampleReports(deps, userIds, projectIds, uploads);
   const archivedId = projectIds[archived.project];
   const archivedBy = userIds[archived.by];
   if (archivedId === undefined || archivedBy === undefined)
@@ -626,5 +726,5 @@ export async function seedSampleWorkspace(
     archivedBy,
     new Date(Date.now() - archived.daysAgo * DAY).toISOString(),
   );
-  return { email: admin.email, ...activity };
+  return { email: admin.email, ...activity, reports: reportCount };
 }
