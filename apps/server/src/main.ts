@@ -10,6 +10,7 @@ import { startSweeper } from './media/sweeper.js';
 import { startAuthHousekeeping } from './modules/auth/auth.service.js';
 import { isLoopbackHost, untouchedSampleAccount } from './modules/auth/sample-account.js';
 import { startCoordinateBackfill, warmPlaces } from './modules/places/places.service.js';
+import { findReferencedReportKeys } from './modules/reports/reports.service.js';
 import { findReferencedMediaKeys } from './modules/uploads/uploads.repository.js';
 
 /**
@@ -76,12 +77,14 @@ async function main(): Promise<void> {
       `TRUST_PROXY=${config.trustProxy} is a hop count and HOST ${config.host} is reachable from other machines: a client connecting directly could set X-Forwarded-For and choose its own IP; list your proxies' addresses in TRUST_PROXY instead (e.g. TRUST_PROXY=10.0.0.5)`,
     );
 
-  // Removes temp files of abandoned uploads and stored files no upload references.
+  // Removes temp files of abandoned uploads and reports, and stored files no upload or report
+  // references.
   const stopSweeper = startSweeper({
     storage,
     config,
     log: app.log,
     findReferencedKeys: (keys) => findReferencedMediaKeys(db, keys),
+    findReferencedReportKeys: (keys) => findReferencedReportKeys(db, keys),
   });
   // Deletes dead sessions and ended rate-limit windows.
   const stopHousekeeping = startAuthHousekeeping({ db, config }, app.log);

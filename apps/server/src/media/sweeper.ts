@@ -14,6 +14,12 @@ export interface SweeperDeps {
    * the media layer never reads module tables).
    */
   findReferencedKeys: (keys: string[]) => Promise<Set<string>>;
+  /**
+   * The keys among `keys` that a report still names (the reports service answers). When given,
+   * report PDFs under `reports/` that no report names (a crash between storing a PDF and marking
+   * its report ready; a report whose project was deleted) are swept too, after the same grace.
+   */
+  findReferencedReportKeys?: (keys: string[]) => Promise<Set<string>>;
   storage: Storage;
   config: Pick<Config, 'uploads'>;
   log?: SweeperLogger;
@@ -96,8 +102,9 @@ async function sweepOrphans(
 }
 
 /**
- * One sweep: removes stale temp upload files from `config.uploads.tempDir`, and stored objects
- * under `uploads/` that nothing in the database references (after a grace period). Safe to run on several
+ * One sweep: removes stale temp files from `config.uploads.tempDir` (uploads', and report PDFs
+ * being written), and stored objects under `uploads/` (and `reports/`, when the deps can tell)
+ * that nothing in the database references (after a grace period). Safe to run on several
  * instances at once: every step is idempotent.
  */
 export async function sweepOnce(
@@ -107,7 +114,13 @@ export async function sweepOnce(
   const opts = { ...DEFAULTS, ...options };
   const now = options.now ?? Date.now();
   const tempFilesRemoved = await sweepTempDir(deps.config.uploads.tempDir, now - opts.tempMaxAgeMs);
-  const orphansRemoved = await sweepOrphans(deps, opts, now);
+  let orphansRemoved = await sweepOrphans(deps, opts, now);
+  if (deps.findReferencedReportKeys)
+    orphansRemoved += await sweepOrphans(
+      { storage: deps.storage, findReferencedKeys: deps.findReferencedReportKeys },
+      { ...opts, prefix: 'reports/' },
+      now,
+    );
   return { tempFilesRemoved, orphansRemoved };
 }
 
