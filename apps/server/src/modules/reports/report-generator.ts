@@ -2,6 +2,7 @@
 // report is a row with status `queued`; each instance takes rows one by one (an atomic claim,
 // so two instances never make the same PDF) and makes at most `REPORT_CONCURRENCY` at once.
 import { createHash, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -256,7 +257,12 @@ export async function generateReport(
       }));
       if (!out.writableFinished) await finished(out);
     } finally {
-      if (!out.writableFinished) out.destroy();
+      // Closed before the file is removed: a stream still opening would create it afterwards.
+      if (!out.closed) {
+        const closed = once(out, 'close');
+        if (!out.writableFinished) out.destroy();
+        await closed;
+      }
     }
     signal.throwIfAborted();
     if (heartbeatLost) throw new ReportGone();
