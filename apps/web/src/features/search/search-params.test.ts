@@ -47,7 +47,7 @@ describe('readSearchParams', () => {
 
   it('leaves out what a hand-edited link spells wrongly', () => {
     expect(
-      read('?type=reports&project=abc&author=-3&from=2026-02-30&to=31/03/2026&by=x&archived=yes'),
+      read('?type=files&project=abc&author=-3&from=2026-02-30&to=31/03/2026&by=x&archived=yes'),
     ).toMatchObject({
       type: 'all',
       project: null,
@@ -58,6 +58,8 @@ describe('readSearchParams', () => {
       archived: false,
     });
     expect(read('?project=99999999999').project).toBeNull();
+    // Every section the contract names is a type, reports included.
+    expect(read('?type=reports').type).toBe('reports');
   });
 });
 
