@@ -321,7 +321,11 @@ export const specRoutes: SpecRoute[] = [
         'href',
         `/project/${data.project.id}`,
       );
-      await expectUnderConstruction(page, /creating a report will happen here/i);
+      // The report creator: the walk's photo (uploaded just now) is in the report to begin with.
+      await expect(
+        main(page).getByRole('heading', { name: /^In the report: \d+ photos?$/ }),
+      ).toBeVisible();
+      await expect(main(page).getByRole('button', { name: 'Generate report' })).toBeVisible();
     },
   },
   {
