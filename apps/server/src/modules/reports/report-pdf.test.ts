@@ -1,8 +1,9 @@
 // The report PDF renderer alone (no database): each PDF is written to a temp file and read back
 // with poppler (`pdfinfo` for the page count, `pdftotext -layout` for the text of each page).
 import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -17,6 +18,7 @@ import {
   indexRowsPerPage,
   PENDING_OUTPUT_LIMIT,
   renderReportPdf,
+  withoutLayoutTables,
   type ReportPdfCover,
   type ReportPdfLayout,
   type ReportPdfPhoto,
@@ -199,7 +201,8 @@ describe('renderReportPdf', () => {
     const photos = [
       photo(1, {
         caption: 'Façade: Schäden am Überbau, łączenie, Кран №2, Γέφυρα',
-        name: 'Żuraw.jpg',
+        // Decomposed, as macOS writes file names: printed as the composed letters.
+        name: 'Z\u0307uraw.jpg',
       }),
     ];
     const { file } = await render({
@@ -388,6 +391,29 @@ describe('renderReportPdf', () => {
       },
     });
     expect(stillHeld).toEqual([]);
+  });
+});
+
+describe('report PDF fonts', () => {
+  it('leaves out the OpenType layout tables and keeps the rest byte for byte', () => {
+    const file = createRequire(import.meta.url).resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
+    const font = readFileSync(file);
+    const tables = (bytes: Buffer) =>
+      new Map(
+        Array.from({ length: bytes.readUInt16BE(4) }, (_, i) => {
+          const at = 12 + 16 * i;
+          const offset = bytes.readUInt32BE(at + 8);
+          const data = bytes.subarray(offset, offset + bytes.readUInt32BE(at + 12));
+          return [bytes.toString('latin1', at, at + 4), sha(data)] as const;
+        }),
+      );
+    const before = tables(font);
+    const after = tables(withoutLayoutTables(font));
+    expect([...before.keys()]).toEqual(expect.arrayContaining(['GSUB', 'GPOS', 'GDEF', 'kern']));
+    expect([...after.keys()].sort()).toEqual(
+      [...before.keys()].filter((tag) => !['GSUB', 'GPOS', 'GDEF'].includes(tag)).sort(),
+    );
+    for (const [tag, hash] of after) expect(hash, tag).toBe(before.get(tag));
   });
 });
 

@@ -66,6 +66,56 @@ type FontName = keyof typeof FONT_FILES;
 
 let fontBytes: Record<FontName, Buffer> | undefined;
 
+/** OpenType layout tables left out of the fonts (see `withoutLayoutTables`). */
+const LAYOUT_TABLES = new Set(['GSUB', 'GPOS', 'GDEF']);
+
+/**
+ * A TrueType font without its OpenType layout tables (GSUB, GPOS, GDEF). With them, fontkit
+ * shapes every new word through DejaVu's many lookups: 0.1–0.7 ms a word, and a photo's hash,
+ * coordinates, times and name are new words on every photo (≈ 1.5 ms a photo, more than
+ * embedding its JPEG). Without them fontkit maps characters to glyphs directly, kerns from the
+ * font's `kern` table and places combining marks by their Unicode properties. What is lost:
+ * ligatures (fi, fl) and contextual forms, which Latin, Greek and Cyrillic text does without
+ * (text is NFC-normalised, so accented letters are single glyphs; pdfkit lays out no
+ * right-to-left scripts either way). The embedded subset never held these tables.
+ */
+export function withoutLayoutTables(font: Buffer): Buffer {
+  const count = font.readUInt16BE(4);
+  const tables = Array.from({ length: count }, (_, i) => {
+    const at = 12 + 16 * i;
+    return {
+      tag: font.toString('latin1', at, at + 4),
+      checksum: font.readUInt32BE(at + 4),
+      offset: font.readUInt32BE(at + 8),
+      length: font.readUInt32BE(at + 12),
+    };
+  }).filter((table) => !LAYOUT_TABLES.has(table.tag));
+  const kept = tables.length;
+  const entrySelector = Math.floor(Math.log2(kept));
+  const searchRange = 2 ** entrySelector * 16;
+  const header = Buffer.alloc(12 + 16 * kept);
+  font.copy(header, 0, 0, 4); // sfnt version
+  header.writeUInt16BE(kept, 4);
+  header.writeUInt16BE(searchRange, 6);
+  header.writeUInt16BE(entrySelector, 8);
+  header.writeUInt16BE(kept * 16 - searchRange, 10);
+  const parts: Buffer[] = [header];
+  let offset = header.length;
+  tables.forEach((table, i) => {
+    const at = 12 + 16 * i;
+    header.write(table.tag, at, 'latin1');
+    header.writeUInt32BE(table.checksum, at + 4);
+    header.writeUInt32BE(offset, at + 8);
+    header.writeUInt32BE(table.length, at + 12);
+    const padded = Math.ceil(table.length / 4) * 4;
+    const data = Buffer.alloc(padded);
+    font.copy(data, 0, table.offset, table.offset + table.length);
+    parts.push(data);
+    offset += padded;
+  });
+  return Buffer.concat(parts);
+}
+
 /**
  * DejaVu Sans (Latin, Greek, Cyrillic and more) and its mono, read once per process; each
  * document parses and subsets them itself (a PDF embeds only the glyphs it uses).
@@ -73,7 +123,7 @@ let fontBytes: Record<FontName, Buffer> | undefined;
 function fonts(): Record<FontName, Buffer> {
   if (!fontBytes) {
     const require = createRequire(import.meta.url);
-    const read = (file: string) => readFileSync(require.resolve(file));
+    const read = (file: string) => withoutLayoutTables(readFileSync(require.resolve(file)));
     fontBytes = {
       sans: read(FONT_FILES.sans),
       bold: read(FONT_FILES.bold),
@@ -175,10 +225,14 @@ class Pen {
 
 // ---- text ----------------------------------------------------------------------------------
 
-/** Text as printed: line breaks normalised, tabs as spaces, other control characters dropped. */
+/**
+ * Text as printed: composed (NFC), line breaks normalised, tabs as spaces, other control
+ * characters dropped.
+ */
 function clean(text: string): string {
   return (
     text
+      .normalize('NFC')
       .replace(/\r\n?/g, '\n')
       .replace(/\t/g, '  ')
       // eslint-disable-next-line no-control-regex
