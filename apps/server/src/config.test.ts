@@ -156,4 +156,17 @@ describe('loadConfig', () => {
       0.5,
     );
   });
+
+  it('makes one report PDF at a time unless REPORT_CONCURRENCY says otherwise (0: none here)', () => {
+    expect(loadConfig({ DATA_DIR: freshDir() }).reports).toEqual({ concurrency: 1 });
+    expect(loadConfig({ DATA_DIR: freshDir(), REPORT_CONCURRENCY: '0' }).reports.concurrency).toBe(
+      0,
+    );
+    expect(() => loadConfig({ DATA_DIR: freshDir(), REPORT_CONCURRENCY: '-1' })).toThrow(
+      /REPORT_CONCURRENCY must be 0 or more/,
+    );
+    expect(() => loadConfig({ DATA_DIR: freshDir(), REPORT_CONCURRENCY: 'two' })).toThrow(
+      /REPORT_CONCURRENCY must be a number of reports/,
+    );
+  });
 });
