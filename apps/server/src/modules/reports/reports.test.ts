@@ -8,6 +8,7 @@ import { archiveProject, buildProject, buildReport, buildUpload } from '../../..
 import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
 import { waitForReport } from '../../../test/reports.js';
 import { markProject } from '../projects/projects.service.js';
+import { setTeamName } from '../workspace/workspace.service.js';
 
 let ctx: TestContext;
 type Member = Awaited<ReturnType<typeof signedInUser>>;
@@ -133,6 +134,19 @@ describe('POST /api/report', () => {
       ).original_key;
       const original = (await ctx.storage.get(key))!;
       expect(photo.sha256).toBe(createHash('sha256').update(original).digest('hex'));
+    }
+  });
+
+  it('names the workspace’s team on the cover unless the author names another', async () => {
+    await setTeamName(ctx.db, 'Whitfield & Rossi');
+    try {
+      const res = await create(request(), author.token);
+      expect(res.statusCode, res.body).toBe(202);
+      expect(res.json<ReportDetail>().teamName).toBe('Whitfield & Rossi');
+      const own = await create(request({ teamName: 'Subcontractor Ltd' }), author.token);
+      expect(own.json<ReportDetail>().teamName).toBe('Subcontractor Ltd');
+    } finally {
+      await setTeamName(ctx.db, '');
     }
   });
 
