@@ -21,6 +21,7 @@ import { fullImages, measureImages, quickImages } from './images.js';
 import { loadAverage, median } from './measure.js';
 import { fullNotifications, measureNotifications } from './notifications.js';
 import { fullQueue, measureQueue } from './queue.js';
+import { fullReports, measureReports, quickReports } from './reports.js';
 import { benchPostgresUrl, fullSearch, measureSearch, quickSearch } from './search.js';
 import {
   atLeast,
@@ -233,6 +234,14 @@ if (quick) {
   notes.push(...notifications.notes);
   rows.push(...notifications.rows);
 }
+
+// 8. Photo reports (issue 16): the report PDF's time per photo against a bare pdfkit PDF of the
+// same JPEGs, and its peak RSS from 20 to 200 photos, each case in a child process. Quick: 20
+// and 200 photos only (≈ 20 s).
+progress('report PDFs…');
+const reports = await measureReports(quick ? quickReports : fullReports, progress);
+notes.push(...reports.notes);
+rows.push(...reports.rows);
 
 if (quick) {
   rows.push(
