@@ -237,7 +237,7 @@ if (quick) {
 
 // 8. Photo reports (issue 16): the report PDF's time per photo against a bare pdfkit PDF of the
 // same JPEGs, and its peak RSS from 20 to 200 photos, each case in a child process. Quick: 20
-// and 200 photos only (≈ 20 s).
+// and 200 photos only (≈ 15 s).
 progress('report PDFs…');
 const reports = await measureReports(quick ? quickReports : fullReports, progress);
 notes.push(...reports.notes);

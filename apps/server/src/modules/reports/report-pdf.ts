@@ -5,9 +5,10 @@
 //
 // Memory: one photo's bytes at a time. pdfkit embeds a JPEG as it is (DCTDecode: no decoding, no
 // re-encoding), writes the image object out at once and drops its reference (its image registry
-// caches by file path only, never a Buffer), and without `bufferPages` each page is written when
-// the next one starts. What stays for the end is the index's few strings per photo. The drawing
-// waits for `out` to take what was written (backpressure) before it asks for the next photo.
+// caches by file path only, never a Buffer), and each page is written out as the next one starts
+// (only the cover's pages wait, until their count is known for "Page N of M"). What stays for the
+// end is the index's few strings per photo. When more than PENDING_OUTPUT_LIMIT waits for `out`
+// (backpressure), the drawing waits before it asks for the next photo.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pipeline } from 'node:stream/promises';
@@ -476,7 +477,7 @@ function drawCover(pen: Pen, cover: ReportPdfCover) {
   const intro = clean(cover.intro).trim();
   if (intro) {
     pen.use('sans', 10.5);
-    // Flows on to new pages as long as it runs (the footer is drawn on each as it is added).
+    // Flows on to new pages as long as it runs (their footers are drawn once it has ended).
     doc.text(intro, x, y, { width, lineGap: 2.5, paragraphGap: 6 });
   }
 }
