@@ -44,7 +44,7 @@ type CopyState = 'idle' | 'copied' | 'selected';
 
 /** A new link, shown this once (only its hash is stored): the address, COPY LINK and DONE. */
 function NewLink({ link, onDone }: { link: CreatedReportLink; onDone: () => void }) {
-  const field = useRef<HTMLInputElement>(null);
+  const field = useRef<HTMLTextAreaElement>(null);
   const [copy, setCopy] = useState<CopyState>('idle');
   const url = sharedLinkUrl(link);
   return (
@@ -63,9 +63,13 @@ function NewLink({ link, onDone }: { link: CreatedReportLink; onDone: () => void
           inputRef={field}
           size="small"
           fullWidth
+          multiline
           onFocus={(event) => event.target.select()}
           slotProps={{ htmlInput: { readOnly: true, spellCheck: false } }}
-          sx={{ bgcolor: 'background.paper', '& input': { fontFamily: 'monospace' } }}
+          sx={{
+            bgcolor: 'background.paper',
+            '& textarea': { fontFamily: 'monospace', wordBreak: 'break-all' },
+          }}
         />
         <Stack
           direction="row"
