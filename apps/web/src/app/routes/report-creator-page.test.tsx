@@ -4,7 +4,7 @@
 import '@/features/uploads/test/timing';
 import type { CreateReportRequest, Project, ReportDetail, Upload } from '@sitelog/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { makeProject } from '@/features/projects/test/make-project';
 import { fixTheClock, makeUpload } from '@/features/uploads/test/upload-fixtures';
 import { jsonError, type MockRoutes } from '@/test/mock-api';
@@ -338,18 +338,79 @@ describe('/reports/create (report-creator)', { timeout: 60_000 }, () => {
     },
   );
 
+  it('reorders with the keyboard on a drag handle, saying each step', async () => {
+    // jsdom lays nothing out: each row of the report's list gets a box of its own, one under
+    // the other, as a browser would draw them (dnd-kit moves by these boxes).
+    const real = Object.getOwnPropertyDescriptor(Element.prototype, 'getBoundingClientRect')!
+      .value as (this: Element) => DOMRect;
+    vi.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(function (
+      this: Element,
+    ) {
+      const row = this.closest('[data-report-photo]');
+      if (!row?.parentElement) return real.call(this);
+      const index = [...row.parentElement.children].indexOf(row);
+      const top = 100 + index * 120;
+      const inner = row !== this;
+      return DOMRect.fromRect({
+        x: inner ? 10 : 0,
+        y: inner ? top + 10 : top,
+        width: inner ? 40 : 600,
+        height: inner ? 40 : 110,
+      });
+    });
+    const { user } = renderCreator();
+    await inTheReport(3);
+    const live = () => document.querySelector('[id^="DndLiveRegion"]');
+    screen.getByRole('button', { name: 'Reorder Pier 3 formwork' }).focus();
+    await user.keyboard(' ');
+    await waitFor(() =>
+      expect(live()).toHaveTextContent('Picked up Pier 3 formwork, position 3 of 3.'),
+    );
+    await user.keyboard('{ArrowUp}');
+    await waitFor(() =>
+      expect(live()).toHaveTextContent('Pier 3 formwork is over position 2 of 3.'),
+    );
+    await user.keyboard('{ArrowUp}');
+    await waitFor(() =>
+      expect(live()).toHaveTextContent('Pier 3 formwork is over position 1 of 3.'),
+    );
+    await user.keyboard(' ');
+    await waitFor(() =>
+      expect(live()).toHaveTextContent('Pier 3 formwork dropped at position 1 of 3.'),
+    );
+    expect(await reportOrder()).toEqual(['Pier 3 formwork', 'Deck rebar', 'Crane lift']);
+
+    // Escape puts it back where it was.
+    screen.getByRole('button', { name: 'Reorder Crane lift' }).focus();
+    await user.keyboard(' ');
+    await waitFor(() => expect(live()).toHaveTextContent('Picked up Crane lift'));
+    await user.keyboard('{ArrowUp}');
+    await waitFor(() => expect(live()).toHaveTextContent('Crane lift is over position 2 of 3.'));
+    await user.keyboard('{Escape}');
+    await waitFor(() =>
+      expect(live()).toHaveTextContent(
+        'Moving Crane lift was cancelled: it stays at position 3 of 3.',
+      ),
+    );
+    expect(await reportOrder()).toEqual(['Pier 3 formwork', 'Deck rebar', 'Crane lift']);
+  });
+
   it('shows a preview of the cover and the first photo pages in the chosen layout', async () => {
     const { user } = renderCreator();
     await inTheReport(3);
     const preview = screen.getByRole('region', { name: 'Preview' });
     const cover = within(preview).getByRole('group', { name: 'Cover' });
-    expect(cover).toHaveTextContent('OKAFOR BUILD LTD');
+    expect(cover).toHaveTextContent('Okafor Build Ltd');
     expect(cover).toHaveTextContent('Daily site report – 18 Nov 2026');
-    expect(cover).toHaveTextContent('Harbour Bridge · Sydney, Australia');
-    expect(cover).toHaveTextContent('Mia Mason');
-    expect(cover).toHaveTextContent('Photos3');
+    expect(cover).toHaveTextContent('ProjectHarbour Bridge');
+    expect(cover).toHaveTextContent('LocationSydney, Australia');
+    expect(cover).toHaveTextContent('AuthorMia Mason');
+    expect(cover).toHaveTextContent('Period18 Nov 2026');
+    expect(cover).toHaveTextContent('Photos3 photos');
     const pageTwo = within(preview).getByRole('group', { name: 'Page 2' });
+    expect(pageTwo).toHaveTextContent('#1 Deck rebar');
     expect(pageTwo).toHaveTextContent('Deck rebar: as found.');
+    expect(pageTwo).toHaveTextContent('Taken by Zoë Müller');
     expect(pageTwo).toHaveTextContent('SHA-256 added when generated');
     expect(within(preview).getByRole('group', { name: 'Page 3' })).toHaveTextContent(
       'Pier 3 formwork: as found.',

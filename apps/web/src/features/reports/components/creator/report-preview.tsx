@@ -26,9 +26,24 @@ export const PREVIEW_PHOTO_PAGES = 2;
 const INK = '#1C1917';
 const MUTED = '#57534E';
 const RULE = '#D6D3D1';
+/** The PDF's accent: the type line and the rule under the team name. */
+const ACCENT = '#1D5FA8';
+
+const today = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
 
 /** An A4 sheet, scaled to the column: text sizes are shares of its width (container units). */
-function Sheet({ label, page, children }: { label: string; page: number; children: ReactNode }) {
+function Sheet({
+  label,
+  page,
+  title,
+  children,
+}: {
+  label: string;
+  page: number;
+  /** The report's title, in the footer as the PDF prints it. */
+  title: string;
+  children: ReactNode;
+}) {
   return (
     <Box
       role="group"
@@ -76,8 +91,15 @@ function Sheet({ label, page, children }: { label: string; page: number; childre
           pt: '1.2cqw',
         }}
       >
-        <span>Report # · Sitelog</span>
-        <span>Page {page}</span>
+        <Box
+          component="span"
+          sx={{ minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+        >
+          Sitelog · Report # · {title.trim() || 'Untitled report'}
+        </Box>
+        <Box component="span" sx={{ flex: 'none', pl: '2cqw' }}>
+          Page {page}
+        </Box>
       </Box>
     </Box>
   );
@@ -85,7 +107,7 @@ function Sheet({ label, page, children }: { label: string; page: number; childre
 
 function CoverFact({ term, children }: { term: string; children: ReactNode }) {
   return (
-    <Box sx={{ display: 'flex', gap: '2cqw', py: '0.8cqw', borderBottom: `1px solid ${RULE}` }}>
+    <Box sx={{ display: 'flex', gap: '2cqw', py: '0.6cqw' }}>
       <Box component="span" sx={{ color: MUTED, width: '22cqw', flex: 'none' }}>
         {term}
       </Box>
@@ -97,36 +119,49 @@ function CoverFact({ term, children }: { term: string; children: ReactNode }) {
 }
 
 function CoverSheet({ cover }: { cover: PreviewCover }) {
+  const count = cover.photoCount;
   return (
-    <Sheet label="Cover" page={1}>
-      <Box sx={{ fontSize: '2.4cqw', fontWeight: 700, letterSpacing: '0.08em', color: MUTED }}>
-        {(cover.teamName.trim() || 'Your company or team').toUpperCase()}
-      </Box>
-      <Box sx={{ mt: '10cqw', fontSize: '2.8cqw', color: MUTED }}>{cover.typeLabel}</Box>
+    <Sheet label="Cover" page={1} title={cover.title}>
       <Box
         sx={{
-          fontSize: '6cqw',
+          fontSize: '2.5cqw',
+          fontWeight: 700,
+          color: MUTED,
+          pb: '1.5cqw',
+          borderBottom: `0.5cqw solid ${ACCENT}`,
+          overflowWrap: 'anywhere',
+        }}
+      >
+        {cover.teamName.trim() || 'Your company or team'}
+      </Box>
+      <Box sx={{ mt: '6cqw', fontSize: '2.8cqw', fontWeight: 700, color: ACCENT }}>
+        {cover.typeLabel}
+      </Box>
+      <Box
+        sx={{
+          fontSize: '5.6cqw',
           fontWeight: 700,
           lineHeight: 1.15,
-          mt: '1cqw',
-          mb: '6cqw',
+          mt: '0.5cqw',
+          mb: '4cqw',
           overflowWrap: 'anywhere',
         }}
       >
         {cover.title.trim() || 'Untitled report'}
       </Box>
-      <CoverFact term="Project">
-        {cover.projectName}
-        {cover.projectLocation ? ` · ${cover.projectLocation}` : ''}
-      </CoverFact>
+      <CoverFact term="Project">{cover.projectName}</CoverFact>
+      {cover.projectLocation ? (
+        <CoverFact term="Location">{cover.projectLocation}</CoverFact>
+      ) : null}
       <CoverFact term="Author">{cover.authorName}</CoverFact>
       <CoverFact term="Period">{cover.rangeText}</CoverFact>
-      <CoverFact term="Photos">{cover.photoCount}</CoverFact>
-      <CoverFact term="Times in">{cover.timeZone}</CoverFact>
+      <CoverFact term="Photos">{`${count} ${count === 1 ? 'photo' : 'photos'}`}</CoverFact>
+      <CoverFact term="Created">{`${today.format(new Date())} (${cover.timeZone})`}</CoverFact>
+      <CoverFact term="Report">#… (given when generated)</CoverFact>
       {cover.intro.trim() ? (
         <Box
           sx={{
-            mt: '5cqw',
+            mt: '4cqw',
             whiteSpace: 'pre-wrap',
             overflowWrap: 'anywhere',
             overflow: 'hidden',
@@ -143,56 +178,57 @@ function CoverSheet({ cover }: { cover: PreviewCover }) {
 }
 
 /** One photo's cell: the picture, then what the PDF prints under it. */
-function PhotoCell({ photo, caption, small }: { photo: Upload; caption: string; small: boolean }) {
+function PhotoCell({
+  photo,
+  position,
+  caption,
+  small,
+}: {
+  photo: Upload;
+  position: number;
+  caption: string;
+  small: boolean;
+}) {
+  const line = { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' } as const;
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: 0, minWidth: 0 }}>
-      <Box
-        sx={{
-          flex: 1,
-          minHeight: 0,
-          bgcolor: '#F5F5F4',
-          display: 'flex',
-          alignItems: 'center',
-          justifyContent: 'center',
-        }}
-      >
+      <Box sx={{ flex: 1, minHeight: 0, display: 'flex', alignItems: 'flex-start' }}>
         <Box
           component="img"
           src={photo.previewLink}
           alt=""
           loading="lazy"
           decoding="async"
-          sx={{ maxWidth: '100%', maxHeight: '100%', objectFit: 'contain', display: 'block' }}
+          sx={{
+            width: '100%',
+            height: '100%',
+            objectFit: 'contain',
+            objectPosition: 'top left',
+            display: 'block',
+          }}
         />
       </Box>
-      <Box sx={{ pt: '1cqw', fontSize: small ? '1.9cqw' : '2.3cqw', minWidth: 0 }}>
-        <Box
-          sx={{
-            fontWeight: 700,
-            overflow: 'hidden',
-            display: '-webkit-box',
-            WebkitLineClamp: 2,
-            WebkitBoxOrient: 'vertical',
-            overflowWrap: 'anywhere',
-          }}
-        >
-          {caption.trim() || photoName(photo)}
+      <Box sx={{ pt: '1cqw', fontSize: small ? '1.8cqw' : '2.2cqw', minWidth: 0 }}>
+        <Box sx={{ fontWeight: 700, ...line }}>
+          #{position} {photoName(photo)}
         </Box>
-        <Box
-          sx={{ color: MUTED, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}
-        >
-          {authorName(photo)} · {photoTime(photo)}
+        {caption.trim() ? (
+          <Box
+            sx={{
+              overflow: 'hidden',
+              display: '-webkit-box',
+              WebkitLineClamp: small ? 3 : 2,
+              WebkitBoxOrient: 'vertical',
+              overflowWrap: 'anywhere',
+            }}
+          >
+            {caption.trim()}
+          </Box>
+        ) : null}
+        <Box sx={{ color: MUTED, fontSize: '0.85em', ...line }}>
+          Taken by {authorName(photo)} · {photoTime(photo)}
         </Box>
-        <Box
-          sx={{
-            color: MUTED,
-            fontFamily: 'monospace',
-            fontSize: small ? '1.6cqw' : '1.9cqw',
-            whiteSpace: 'nowrap',
-            overflow: 'hidden',
-            textOverflow: 'ellipsis',
-          }}
-        >
+        <Box sx={{ color: MUTED, fontFamily: 'monospace', fontSize: '0.8em', ...line }}>
           SHA-256 added when generated
         </Box>
       </Box>
@@ -202,17 +238,22 @@ function PhotoCell({ photo, caption, small }: { photo: Upload; caption: string; 
 
 function PhotoSheet({
   page,
+  first,
+  title,
   layout,
   photos,
   captionOf,
 }: {
   page: number;
+  /** The position of its first photo in the report. */
+  first: number;
+  title: string;
   layout: ReportLayout;
   photos: readonly Upload[];
   captionOf: (photo: Upload) => string;
 }) {
   return (
-    <Sheet label={`Page ${page}`} page={page}>
+    <Sheet label={`Page ${page}`} page={page} title={title}>
       <Box
         sx={{
           flex: 1,
@@ -223,8 +264,14 @@ function PhotoSheet({
           gridTemplateRows: layout === 1 ? '1fr' : '1fr 1fr',
         }}
       >
-        {photos.map((photo) => (
-          <PhotoCell key={photo.id} photo={photo} caption={captionOf(photo)} small={layout === 4} />
+        {photos.map((photo, index) => (
+          <PhotoCell
+            key={photo.id}
+            photo={photo}
+            position={first + index}
+            caption={captionOf(photo)}
+            small={layout === 4}
+          />
         ))}
       </Box>
     </Sheet>
@@ -259,6 +306,8 @@ export function ReportPreview({
         <PhotoSheet
           key={index}
           page={index + 2}
+          first={index * layout + 1}
+          title={cover.title}
           layout={layout}
           photos={photosOfPage}
           captionOf={captionOf}

@@ -207,6 +207,8 @@ export function SelectedPhotos({
   const listRef = useRef<HTMLOListElement>(null);
   const focusAfter = useRef<FocusTarget | null>(null);
   const [said, setSaid] = useState('');
+  /** Where the photo being dragged was last said to be. */
+  const lastOver = useRef<UniqueIdentifier | null>(null);
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
@@ -258,12 +260,20 @@ export function SelectedPhotos({
   };
 
   const announcements: Announcements = {
-    onDragStart: ({ active }) =>
-      `Picked up ${nameOf(active.id)}, position ${positionOf(active.id)} of ${count}.`,
-    onDragOver: ({ active, over }) =>
-      over
+    onDragStart: ({ active }) => {
+      lastOver.current = active.id;
+      return `Picked up ${nameOf(active.id)}, position ${positionOf(active.id)} of ${count}.`;
+    },
+    // Said when the place changes: not at the start, where the photo is over its own place (that
+    // would cut "Picked up…" short).
+    onDragOver: ({ active, over }) => {
+      const id = over?.id ?? null;
+      if (id === lastOver.current) return undefined;
+      lastOver.current = id;
+      return over
         ? `${nameOf(active.id)} is over position ${positionOf(over.id)} of ${count}.`
-        : `${nameOf(active.id)} is no longer over the list.`,
+        : `${nameOf(active.id)} is no longer over the list.`;
+    },
     onDragEnd: ({ active, over }) =>
       over
         ? `${nameOf(active.id)} dropped at position ${positionOf(over.id)} of ${count}.`
