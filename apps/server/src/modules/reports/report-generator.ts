@@ -13,7 +13,7 @@ import { nowIso, writeTransaction, type Database } from '../../db/database.js';
 import { createLimiter } from '../../media/limiter.js';
 import { newReportKey } from '../../media/media-types.js';
 import { StorageError, type Storage } from '../../media/storage/index.js';
-import { throwDiskError } from '../../media/storage/storage-error.js';
+import { isNoSpaceError, throwDiskError } from '../../media/storage/storage-error.js';
 import { removeFile } from '../../media/temp-files.js';
 import { recordReportCreated } from '../events/events.service.js';
 import { findNearestPlace } from '../places/places.service.js';
@@ -62,6 +62,8 @@ class ReportGone extends Error {
 
 const GENERIC_FAILURE =
   'The PDF could not be made because of an error on the server. Try again; if it fails again, tell your admin.';
+const DISK_FULL =
+  'The PDF could not be made: the server has run out of disk space. Ask an administrator to free space, then try again.';
 
 /** What people read when storing the finished PDF failed. */
 function storeFailure(err: unknown): string {
@@ -326,9 +328,10 @@ export async function generateReport(
       return 'stopped';
     }
     const failure = err instanceof ReportJobError ? err : job.failure;
+    const full = isNoSpaceError(err) || (err instanceof StorageError && err.reason === 'full');
     log.error({ err, reportId: id }, 'report PDF failed');
     await repo
-      .markReportFailed(db, id, failure?.message ?? GENERIC_FAILURE, nowIso())
+      .markReportFailed(db, id, failure?.message ?? (full ? DISK_FULL : GENERIC_FAILURE), nowIso())
       .catch((markErr: unknown) => {
         log.error({ err: markErr, reportId: id }, 'report: failure not recorded');
       });

@@ -445,6 +445,18 @@ describe('a failed generation', () => {
     ).toEqual([]);
   });
 
+  it('says the disk is full when the PDF cannot be written for lack of space', async () => {
+    const id = await buildReport(ctx, { projectId, authorId: author.id, uploadIds: [photos[0]!] });
+    const render: typeof renderReportPdf = async () => {
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    };
+    expect(await generate(id, { render })).toBe('failed');
+    expect((await reportRow(id)).error).toBe(
+      'The PDF could not be made: the server has run out of disk space. Ask an administrator to free space, then try again.',
+    );
+    expect(tempFiles()).toEqual([]);
+  });
+
   it('removes what a failed store left, and says storage could not be reached', async () => {
     const id = await buildReport(ctx, { projectId, authorId: author.id, uploadIds: [photos[0]!] });
     const before = await reportKeys();
