@@ -102,14 +102,6 @@ export function isValidKey(key: string): boolean {
  * fallback plus the UTF-8 `filename*`).
  */
 export function attachmentDisposition(filename: string): string {
-  return contentDisposition('attachment', filename);
-}
-
-/**
- * `Content-Disposition` of either kind: `attachment` (save it) or `inline` (show it, e.g. a
- * shared report's PDF in the browser's viewer), with `filename` encoded as RFC 6266 asks.
- */
-export function contentDisposition(type: 'attachment' | 'inline', filename: string): string {
   const cleaned =
     [...filename]
       .filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f && c !== '/' && c !== '\\')
@@ -120,5 +112,5 @@ export function contentDisposition(type: 'attachment' | 'inline', filename: stri
     /['()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
-  return `${type}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

@@ -1,5 +1,5 @@
 // Public links to a report's PDF (issue 16): who may make, list and revoke them, what a link
-// serves (that one PDF, inline, never cached, sandboxed) and to whom (anyone, from any site),
+// serves (that one PDF, as a download, never cached, sandboxed) and to whom (anyone, from any site),
 // expiry, revocation, the download count, guessing, and the token kept out of the log.
 import type { CreatedReportLink, ErrorResponse, ReportDetail, ReportLink } from '@sitelog/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -225,7 +225,7 @@ describe('DELETE /api/report/link/{id}', () => {
 });
 
 describe('GET /api/report/shared/{token} (public)', () => {
-  it('serves exactly that report’s PDF to anyone, inline, never cached, sandboxed', async () => {
+  it('serves exactly that report’s PDF to anyone, as a download, never cached, sandboxed', async () => {
     const a = await link(reportA.id);
     const b = await link(reportB.id);
     const pdfA = await storedPdf(reportA.id);
@@ -239,7 +239,7 @@ describe('GET /api/report/shared/{token} (public)', () => {
     expect(res.headers).toMatchObject({
       'content-type': 'application/pdf',
       'content-length': String(pdfA.length),
-      'content-disposition': `inline; filename="Report A _ _lhafen.pdf"; filename*=UTF-8''Report%20A%20%E2%80%94%20%C3%96lhafen.pdf`,
+      'content-disposition': `attachment; filename="Report A _ _lhafen.pdf"; filename*=UTF-8''Report%20A%20%E2%80%94%20%C3%96lhafen.pdf`,
       'cache-control': 'private, no-store',
       'x-content-type-options': 'nosniff',
       'content-security-policy': MEDIA_CSP,

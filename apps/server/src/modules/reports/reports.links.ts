@@ -2,7 +2,7 @@ import type { CreatedReportLink, ReportLink } from '@sitelog/shared';
 import type { Readable } from 'node:stream';
 import { nowIso } from '../../db/database.js';
 import { AppError, conflict, notFound } from '../../errors.js';
-import { contentDisposition } from '../../media/media-types.js';
+import { attachmentDisposition } from '../../media/media-types.js';
 import { StorageError } from '../../media/storage/index.js';
 import { checkLinkGuesses, countLinkGuess, type AuthUser } from '../auth/auth.service.js';
 import { hashToken, newSessionToken } from '../auth/tokens.js';
@@ -113,7 +113,11 @@ export async function revokeReportLink(
 export interface SharedPdf {
   body: Readable;
   size: number;
-  /** `Content-Disposition`: inline (the browser's viewer), named after the report. */
+  /**
+   * `Content-Disposition`: a download named after the report. Not inline: browsers refuse to show
+   * a PDF served under the sandboxing CSP in their viewer (a blank page in Chromium and Safari),
+   * and a saved file opens in any reader.
+   */
   disposition: string;
 }
 
@@ -168,6 +172,6 @@ export async function openSharedReport(
   return {
     body: object.body,
     size: object.size,
-    disposition: contentDisposition('inline', pdfFileName(link.title)),
+    disposition: attachmentDisposition(pdfFileName(link.title)),
   };
 }
