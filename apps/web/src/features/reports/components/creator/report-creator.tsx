@@ -313,7 +313,10 @@ export function ReportCreator({ project, feed }: ReportCreatorProps) {
                 max={reportLimits.teamNameMax}
                 limitLabel="The company or team name"
                 onChange={(event) => setTeamName(event.target.value)}
-                disabled={teamName === null && workspace.isPending}
+                // Until the stored name arrives (not while offline, when it would wait for good).
+                disabled={
+                  teamName === null && workspace.isPending && workspace.fetchStatus === 'fetching'
+                }
                 helperText={
                   workspace.isError && teamName === null
                     ? 'The workspace’s name could not be loaded: type one, or the server puts it on the cover.'
