@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import type { Profile, ProfilesResponse, Project, Upload } from '@sitelog/shared';
+import type { Profile, ProfilesResponse, Project, ReportDetail, Upload } from '@sitelog/shared';
 import { bearer, createProject, createUpload, expect, unique, type Account } from './fixtures.js';
 
 /**
@@ -15,6 +15,11 @@ export interface WalkData {
   project: Project;
   /** Every member's profile, by id. */
   profiles: Map<number, Profile>;
+  /**
+   * A report the admin made, its PDF ready, of a photo in a project of its own (so searches for
+   * the walk's project find no report): the admin may manage and share it, the member may not.
+   */
+  report: ReportDetail;
   admin: Account;
   member: Account;
 }
@@ -25,9 +30,46 @@ async function getJson<T>(request: APIRequestContext, account: Account, path: st
   return (await res.json()) as T;
 }
 
+/** A report of one photo, made by `account` through the API; answers it once its PDF is ready. */
+export async function createReadyReport(
+  request: APIRequestContext,
+  account: Account,
+  upload: Upload,
+  title: string,
+): Promise<ReportDetail> {
+  const today = new Date().toISOString().slice(0, 10);
+  const res = await request.post('/api/report', {
+    headers: bearer(account),
+    data: {
+      projectId: upload.project.id,
+      type: 'daily',
+      title,
+      intro: 'Made by the e2e suite.',
+      from: today,
+      to: today,
+      layout: 2,
+      photos: [{ uploadId: upload.id, caption: 'The walk’s photo.' }],
+    },
+  });
+  expect(res.status(), await res.text()).toBe(202);
+  const { id } = (await res.json()) as ReportDetail;
+  let report: ReportDetail | null = null;
+  await expect
+    .poll(
+      async () => {
+        report = await getJson<ReportDetail>(request, account, `/api/report/${id}`);
+        return report.status;
+      },
+      { message: `report ${id} made`, timeout: 60_000 },
+    )
+    .toBe('ready');
+  return report!;
+}
+
 /**
  * A project and a photo of the calling test's own (the admin creates both), so that no test
- * depends on the sample workspace or on what another spec left behind.
+ * depends on the sample workspace or on what another spec left behind; and a report, in a
+ * project of its own.
  */
 export async function loadWalkData(
   request: APIRequestContext,
@@ -38,11 +80,16 @@ export async function loadWalkData(
   const upload = await createUpload(request, admin, made.id, unique('Walk photo'));
   // Read back after the upload, so its counts and thumbnails are the ones the pages show.
   const project = await getJson<Project>(request, admin, `/api/project/id/${made.id}`);
+  const reportProject = await createProject(request, admin, unique('Walk report project'));
+  const reportPhoto = await createUpload(request, admin, reportProject.id, unique('Report photo'));
+  const report = await createReadyReport(request, admin, reportPhoto, unique('Walk report'));
+  // Last, so the counts (projects, uploads) include everything made above.
   const { profiles } = await getJson<ProfilesResponse>(request, admin, '/api/user/all/profile');
   return {
     upload,
     project,
     profiles: new Map(profiles.map((profile) => [profile.id, profile])),
+    report,
     admin,
     member,
   };
@@ -85,11 +132,6 @@ const isCreator = (account: Account, creator: { id: number }) => account.id === 
 /** The profile the walker opens: the other account's. */
 const otherAccount = (data: WalkData, account: Account) =>
   account.id === data.admin.id ? data.member : data.admin;
-
-async function expectUnderConstruction(page: Page, what: RegExp) {
-  await expect(main(page).getByText('Under construction').first()).toBeVisible();
-  await expect(main(page).getByText(what).first()).toBeVisible();
-}
 
 export const specRoutes: SpecRoute[] = [
   {
@@ -292,10 +334,11 @@ export const specRoutes: SpecRoute[] = [
         `/uploader/${project.id}/create`,
       );
       await expect(uploads.locator(`[data-upload-tile="${data.upload.id}"]`)).toBeVisible();
+      // The walk's project has no report yet: the section says what one is, and NEW REPORT
+      // opens the report-creator route, carrying the project (spec §2).
       const reports = page.getByRole('region', { name: 'Reports' });
-      await expect(reports).toContainText('Under construction');
-      // The report-creator route, carrying the project (spec §2).
-      await expect(reports.getByRole('link').first()).toHaveAttribute(
+      await expect(reports.getByText('No reports yet')).toBeVisible();
+      await expect(reports.getByRole('link', { name: 'New report' })).toHaveAttribute(
         'href',
         `/reports/create?project=${project.id}`,
       );
@@ -303,12 +346,41 @@ export const specRoutes: SpecRoute[] = [
   },
   {
     name: 'reports',
-    loadsData: false,
     path: () => '/reports',
     title: () => 'Reports · Sitelog',
-    check: async ({ page }) => {
+    check: async ({ page, data }) => {
       await expect(h1(page, 'Reports')).toBeVisible();
-      await expectUnderConstruction(page, /latest reports/i);
+      // The walk's report is the newest: on the first page, with its PDF to download.
+      const card = main(page)
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('link', { name: data.report.title, exact: true }) });
+      await expect(card).toBeVisible();
+      await expect(card.getByRole('link', { name: /^Download/ })).toHaveAttribute(
+        'download',
+        /\.pdf$/,
+      );
+      await expect(card).toContainText(/PDF · \d+ pages? · /);
+    },
+  },
+  {
+    name: 'report',
+    differsByRole: true,
+    path: ({ report }) => `/report/${report.id}`,
+    title: ({ report }) => `${report.title} · Sitelog`,
+    check: async ({ page, data, account }) => {
+      await expect(h1(page, data.report.title)).toBeVisible();
+      await expect(main(page).getByText('Report ready', { exact: true })).toBeVisible();
+      await expect(main(page).getByRole('link', { name: /^Download/ })).toBeVisible();
+      await expect(
+        main(page).getByRole('list', { name: 'The report’s 1 photo, in order' }),
+      ).toBeVisible();
+      // The author (the admin) manages and shares it; a member only reads and downloads.
+      await expect(
+        page.getByRole('heading', { level: 2, name: 'Share outside the team' }),
+      ).toHaveCount(account.isAdmin ? 1 : 0);
+      await expect(main(page).getByRole('button', { name: 'Delete' })).toHaveCount(
+        account.isAdmin ? 1 : 0,
+      );
     },
   },
   {
@@ -381,7 +453,12 @@ export const specRoutes: SpecRoute[] = [
           .getByRole('region', { name: 'Photos' })
           .locator(`[data-upload-tile="${data.upload.id}"]`),
       ).toBeVisible();
-      await expect(page.getByRole('region', { name: /reports/i })).toHaveCount(0);
+      // The walk's report is in a project of its own: the Reports section says none match.
+      await expect(
+        page
+          .getByRole('region', { name: 'Reports' })
+          .getByText(`No reports match “${data.project.name}”.`, { exact: true }),
+      ).toBeVisible();
     },
   },
   {
