@@ -1,7 +1,8 @@
 // The on-disk layout of a backup, shared by `npm run backup` and `npm run restore`:
 //
 //   DIR/database.sqlite | DIR/database.pgdump   the database snapshot
-//   DIR/media/<key>                             every file the snapshot's uploads reference
+//   DIR/media/<key>                             every file the snapshot's uploads and reports
+//                                               reference (photos; report PDFs)
 //   DIR/SHA256SUMS                              `sha256sum -c` format, one line per file above
 //   DIR/manifest.json                           written last: a backup without it is unfinished
 import { createHash } from 'node:crypto';
@@ -42,6 +43,8 @@ const manifestSchema = z
       users: z.number().int().nonnegative(),
       projects: z.number().int().nonnegative(),
       uploads: z.number().int().nonnegative(),
+      /** Backups made before reports existed have none. */
+      reports: z.number().int().nonnegative().default(0),
     }),
     media: z.object({
       files: z.number().int().nonnegative(),
@@ -56,6 +59,20 @@ const manifestSchema = z
     deletedDuringBackup: z.array(z.number().int()),
     /** Uploads whose files were already missing from the live storage (not caused by the backup). */
     missingMedia: z.array(z.object({ id: z.number().int(), keys: z.array(z.string()) })),
+    /**
+     * Reports in the snapshot whose PDF was gone when it was to be copied. A report's PDF is
+     * stored before its row names it, and removed only after the row is deleted or names a new
+     * PDF, so the live database says which: deleted ones the restore removes (as a delete does);
+     * re-generated ones it queues again without a PDF, and the restored server makes a new one.
+     * `missingPdf`: the live row still names it, so the live storage lost it (kept as it is).
+     */
+    reports: z
+      .object({
+        deletedDuringBackup: z.array(z.number().int()),
+        regeneratedDuringBackup: z.array(z.number().int()),
+        missingPdf: z.array(z.object({ id: z.number().int(), key: z.string() })),
+      })
+      .default({ deletedDuringBackup: [], regeneratedDuringBackup: [], missingPdf: [] }),
   })
   .refine((m) => m.database.file === DATABASE_FILES[m.dialect], {
     message: 'the database file does not match the database kind',

@@ -8,6 +8,11 @@ import { createDatabase, type Database } from '../db/database.js';
 import { isValidKey } from '../media/media-types.js';
 import { createStorage, type Storage } from '../media/storage/index.js';
 import {
+  findReportPdfKeys,
+  listReportPdfs,
+  type ReportPdf,
+} from '../modules/reports/reports.service.js';
+import {
   findExistingUploads,
   listUploadMedia,
   type UploadMedia,
@@ -40,7 +45,8 @@ import { countRows, snapshotPostgres, snapshotSqlite } from './database-dump.js'
 export const BACKUP_USAGE = `Usage: npm run backup -- --to DIR
 
 Takes a consistent backup while the app keeps running: a snapshot of the database (SQLite's
-online backup, or pg_dump for PostgreSQL), then every photo file that snapshot references.
+online backup, or pg_dump for PostgreSQL), then every photo file and report PDF that snapshot
+references.
 Reads the same settings as the server (DATA_DIR, DATABASE_URL, STORAGE, S3_*).
 
   --to DIR    a new or empty folder for the backup (created if missing)
@@ -92,43 +98,76 @@ interface MediaResult {
   bytes: number;
   deletedDuringBackup: number[];
   missingMedia: { id: number; keys: string[] }[];
+  reports: BackupManifest['reports'];
+}
+
+/** What stores files in the snapshot: an upload (its three files) or a report (its PDF). */
+type MediaOwner =
+  { kind: 'upload'; id: number; keys: string[] } | { kind: 'report'; id: number; keys: [string] };
+
+/**
+ * Why an owner's file was gone, from the live database: its row was deleted (or, for a report,
+ * names a new PDF) after the snapshot, or the row still names it and the live storage lost it.
+ */
+async function whyMissing(
+  live: Database,
+  owner: MediaOwner,
+): Promise<'deleted' | 'regenerated' | 'lost'> {
+  if (owner.kind === 'upload')
+    return (await findExistingUploads(live, [owner.id])).has(owner.id) ? 'lost' : 'deleted';
+  const now = await findReportPdfKeys(live, [owner.id]);
+  if (!now.has(owner.id)) return 'deleted';
+  return now.get(owner.id) === owner.keys[0] ? 'lost' : 'regenerated';
 }
 
 /**
- * Copies every file the snapshot's uploads reference. A file can only be missing because its
- * upload was deleted after the snapshot (files are written before the row, and removed after
- * it), unless the live storage lost it: the live database tells the two apart. A deleted
- * upload's other files are dropped from the backup too.
+ * Copies every file the snapshot's uploads and reports reference. The app stores a file before
+ * a row names it and removes it only after the row was deleted (or, for a report's PDF, names a
+ * new one), so a file can only be missing because that happened after the snapshot, unless the
+ * live storage lost it: the live database tells them apart. A deleted upload's other files are
+ * dropped from the backup too.
  */
 async function copyMedia(
   deps: { storage: Storage; live: Database },
   dir: string,
-  uploads: UploadMedia[],
+  owners: Iterable<MediaOwner>,
   writeChecksum: (line: string) => Promise<void>,
 ): Promise<MediaResult> {
-  const result: MediaResult = { files: 0, bytes: 0, deletedDuringBackup: [], missingMedia: [] };
+  const result: MediaResult = {
+    files: 0,
+    bytes: 0,
+    deletedDuringBackup: [],
+    missingMedia: [],
+    reports: { deletedDuringBackup: [], regeneratedDuringBackup: [], missingPdf: [] },
+  };
   const fanOutDirs = new Set<string>();
-  await forEachConcurrently(uploads, COPY_CONCURRENCY, async (upload) => {
+  await forEachConcurrently(owners, COPY_CONCURRENCY, async (owner) => {
     const copied: { file: string; sha256: string; bytes: number }[] = [];
     const missing: string[] = [];
-    for (const key of upload.keys) {
+    for (const key of owner.keys) {
       if (!isValidKey(key))
-        throw new BackupError(`Upload ${upload.id} references an invalid media key: ${key}`);
+        throw new BackupError(
+          `${owner.kind === 'upload' ? 'Upload' : 'Report'} ${owner.id} references an invalid media key: ${key}`,
+        );
       const file = `${MEDIA_DIR}/${key}`;
       const done = await copyObject(deps.storage, key, path.join(dir, file));
       if (done) copied.push({ file, ...done });
       else missing.push(key);
     }
-    const folder = path.dirname(path.join(dir, `${MEDIA_DIR}/${upload.keys[0]}`));
+    // An owner's files share one folder of their own: `uploads|reports/<2 hex>/<uuid>/`.
+    const folder = path.dirname(path.join(dir, `${MEDIA_DIR}/${owner.keys[0]}`));
     if (missing.length > 0) {
-      const stillThere = await findExistingUploads(deps.live, [upload.id]);
-      if (!stillThere.has(upload.id)) {
+      const why = await whyMissing(deps.live, owner);
+      if (why !== 'lost') {
         for (const c of copied) await rm(path.join(dir, c.file), { force: true });
         await rm(folder, { recursive: true, force: true });
-        result.deletedDuringBackup.push(upload.id);
+        if (owner.kind === 'upload') result.deletedDuringBackup.push(owner.id);
+        else if (why === 'deleted') result.reports.deletedDuringBackup.push(owner.id);
+        else result.reports.regeneratedDuringBackup.push(owner.id);
         return;
       }
-      result.missingMedia.push({ id: upload.id, keys: missing });
+      if (owner.kind === 'upload') result.missingMedia.push({ id: owner.id, keys: missing });
+      else result.reports.missingPdf.push({ id: owner.id, key: owner.keys[0] });
     }
     if (copied.length === 0) return;
     await syncDir(folder);
@@ -140,10 +179,16 @@ async function copyMedia(
     }
   });
   for (const folder of fanOutDirs) await syncDir(folder);
-  const uploadsDir = path.join(dir, MEDIA_DIR, 'uploads');
-  if (existsSync(uploadsDir)) await syncDir(uploadsDir);
-  result.deletedDuringBackup.sort((a, b) => a - b);
+  for (const prefix of ['uploads', 'reports']) {
+    const prefixDir = path.join(dir, MEDIA_DIR, prefix);
+    if (existsSync(prefixDir)) await syncDir(prefixDir);
+  }
+  const byId = (a: number, b: number) => a - b;
+  result.deletedDuringBackup.sort(byId);
   result.missingMedia.sort((a, b) => a.id - b.id);
+  result.reports.deletedDuringBackup.sort(byId);
+  result.reports.regeneratedDuringBackup.sort(byId);
+  result.reports.missingPdf.sort((a, b) => a.id - b.id);
   return result;
 }
 
@@ -166,12 +211,14 @@ export async function runBackup(
     const dialect = config.database.kind;
     const databaseFile = DATABASE_FILES[dialect];
     const target = path.join(dir, databaseFile);
-    // Read in the snapshot, then the snapshot is let go before the (longer) media copy. The list
-    // is kept in memory: about 200 bytes an upload.
+    // Read in the snapshot, then the snapshot is let go before the (longer) media copy. The lists
+    // are kept in memory: about 200 bytes an upload, 100 a report.
     const read = async (db: Database) => {
       const uploads: UploadMedia[] = [];
       for await (const upload of listUploadMedia(db)) uploads.push(upload);
-      return { counts: await countRows(db), uploads };
+      const reports: ReportPdf[] = [];
+      for await (const report of listReportPdfs(db)) reports.push(report);
+      return { counts: await countRows(db), uploads, reports };
     };
     // Taken just before the snapshot, which is as of a moment a few milliseconds later.
     const snapshotAt = new Date().toISOString();
@@ -192,7 +239,12 @@ export async function runBackup(
     const storage = createStorage(config);
     try {
       await checksums.write(checksumLine({ sha256: database.sha256, file: databaseFile }));
-      media = await copyMedia({ storage, live }, dir, snapshot.read.uploads, async (line) => {
+      const { uploads, reports } = snapshot.read;
+      const owners = function* (): Generator<MediaOwner> {
+        for (const u of uploads) yield { kind: 'upload', id: u.id, keys: u.keys };
+        for (const r of reports) yield { kind: 'report', id: r.id, keys: [r.key] };
+      };
+      media = await copyMedia({ storage, live }, dir, owners(), async (line) => {
         await checksums.write(line);
       });
       await checksums.sync();
@@ -226,6 +278,7 @@ export async function runBackup(
       },
       deletedDuringBackup: media.deletedDuringBackup,
       missingMedia: media.missingMedia,
+      reports: media.reports,
     };
     // Last: a folder without a manifest is an unfinished backup, and restore refuses it.
     await writeJsonAtomically(path.join(dir, MANIFEST_FILE), manifest);
@@ -249,22 +302,38 @@ export async function backupCli(
     const dir = parseFolderOption(argv, 'to', BACKUP_USAGE, out);
     if (dir === null) return 0;
     const { manifest, seconds } = await runBackup(loadConfig(env), dir);
-    const { counts, media } = manifest;
+    const { counts, media, reports } = manifest;
     out.log(
-      `Backed up ${counts.users} users, ${counts.projects} projects and ${counts.uploads} uploads ` +
-        `(${manifest.dialect}) with ${media.files} files (${formatBytes(media.bytes)}) ` +
-        `to ${dir} in ${seconds.toFixed(1)} s.`,
+      `Backed up ${counts.users} users, ${counts.projects} projects, ${counts.uploads} uploads ` +
+        `and ${counts.reports} reports (${manifest.dialect}) with ${media.files} files ` +
+        `(${formatBytes(media.bytes)}) to ${dir} in ${seconds.toFixed(1)} s.`,
     );
     if (manifest.deletedDuringBackup.length > 0)
       out.log(
         `${manifest.deletedDuringBackup.length} uploads were deleted while the backup ran; ` +
           'a restore leaves them out.',
       );
+    if (reports.deletedDuringBackup.length > 0)
+      out.log(
+        `${reports.deletedDuringBackup.length} reports were deleted while the backup ran; ` +
+          'a restore leaves them out.',
+      );
+    if (reports.regeneratedDuringBackup.length > 0)
+      out.log(
+        `${reports.regeneratedDuringBackup.length} reports were re-generated while the backup ` +
+          'ran; a restore queues them again, and the restored server makes their PDF.',
+      );
     if (manifest.missingMedia.length > 0)
       out.error(
         `Warning: ${manifest.missingMedia.length} uploads have files missing from the live ` +
           `storage (not caused by the backup), e.g. upload ${manifest.missingMedia[0]!.id}: ` +
           `${manifest.missingMedia[0]!.keys.join(', ')}. They are listed in ${MANIFEST_FILE}.`,
+      );
+    if (reports.missingPdf.length > 0)
+      out.error(
+        `Warning: ${reports.missingPdf.length} reports have their PDF missing from the live ` +
+          `storage (not caused by the backup), e.g. report ${reports.missingPdf[0]!.id}: ` +
+          `${reports.missingPdf[0]!.key}. They are listed in ${MANIFEST_FILE}; re-generate them.`,
       );
     return 0;
   } catch (err) {

@@ -2,15 +2,19 @@
 // keep uploading and deleting, `npm run restore` brings the backup into a fresh data dir (and a
 // fresh PostgreSQL database), and the restored install must be consistent: every row has its
 // files with the live bytes, every count equals its rows, nothing acknowledged before the backup
-// is lost, and the restored app serves the photos.
+// is lost, and the restored app serves the photos. Report PDFs (issue 16) are evidence: every
+// ready report comes back with the very bytes of its PDF.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Upload } from '@sitelog/shared';
+import type { ReportDetail, Upload } from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
+import { createDatabase } from '../db/database.js';
+import { createStorage } from '../media/storage/index.js';
+import { listReportPdfs } from '../modules/reports/reports.service.js';
 import { listUploadMedia } from '../modules/uploads/uploads.service.js';
 import { buildProject, buildUser, type TestProject } from '../../test/factories.js';
 import {
@@ -25,6 +29,7 @@ import {
   type TestTarget,
 } from '../../test/helpers.js';
 import { photoJpeg } from '../../test/images.js';
+import { waitForReport } from '../../test/reports.js';
 import { startS3Server } from '../../test/s3.js';
 import { dtoPart, filePart, postUpload } from '../../test/uploads.js';
 import { readManifest, type BackupManifest } from './backup-archive.js';
@@ -138,6 +143,78 @@ async function remove(member: (typeof members)[number], id: number): Promise<voi
   expect(res.statusCode, res.body).toBe(200);
 }
 
+/** A report of `uploadIds` (photos of `projectId`) by `token`'s member, waited for until ready. */
+async function readyReport(
+  c: Pick<TestContext, 'app'>,
+  token: string,
+  projectId: number,
+  uploadIds: number[],
+  title: string,
+): Promise<ReportDetail> {
+  const today = new Date().toISOString().slice(0, 10);
+  const created = await api(c, {
+    method: 'POST',
+    url: '/api/report',
+    token,
+    payload: {
+      projectId,
+      type: 'daily',
+      title,
+      from: today,
+      to: today,
+      layout: 2,
+      photos: uploadIds.map((uploadId) => ({ uploadId, caption: `Photo ${uploadId}` })),
+    },
+  });
+  expect(created.statusCode, created.body).toBe(202);
+  const report = await waitForReport(c, token, created.json<ReportDetail>().id);
+  expect(report.status, report.error ?? '').toBe('ready');
+  return report;
+}
+
+async function deleteReport(token: string, id: number): Promise<void> {
+  const res = await api(ctx, { method: 'DELETE', url: `/api/report/${id}`, token });
+  expect(res.statusCode, res.body).toBe(204);
+}
+
+/** The stored PDF a report's row names now. */
+async function pdfKeyOf(c: Pick<TestContext, 'db'>, id: number): Promise<string | null> {
+  const row = await c.db
+    .selectFrom('reports')
+    .select('pdf_key')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return row.pdf_key;
+}
+
+/**
+ * Every restored report that names a PDF has it in the restored storage, with the live bytes
+ * wherever the live install has that PDF. Answers the ids of the reports whose PDF was compared.
+ */
+async function assertEveryReportHasItsPdf(
+  restored: TestContext,
+  live: Pick<TestContext, 'storage'> = ctx,
+): Promise<number[]> {
+  const rows = await restored.db
+    .selectFrom('reports')
+    .select(['id', 'status', 'pdf_key', 'pdf_bytes'])
+    .execute();
+  const compared: number[] = [];
+  for (const row of rows) {
+    if (row.status === 'ready') expect(row.pdf_key, `report ${row.id}`).not.toBeNull();
+    if (row.pdf_key === null) continue;
+    const bytes = await restored.storage.get(row.pdf_key);
+    expect(bytes, `report ${row.id}: ${row.pdf_key}`).not.toBeNull();
+    expect(bytes!.length, `report ${row.id}`).toBe(row.pdf_bytes);
+    const original = await live.storage.get(row.pdf_key);
+    if (original) {
+      expect(sha256(bytes!), row.pdf_key).toBe(sha256(original));
+      compared.push(row.id);
+    }
+  }
+  return compared;
+}
+
 /**
  * Counts that must equal the rows, read from the restored database: a project's and a member's
  * uploads, a member's projects, an upload's comments, and an upload's tags in both copies (the
@@ -218,6 +295,17 @@ describe('npm run backup / npm run restore', { timeout: 90_000 }, () => {
       acknowledged.set(created.id, { deleted: false });
       await comment(members[(i + 1) % 3]!, created.id, `Checked ${i}`);
     }
+    // A report of member 0's two photos in project 0 (uploads 0 and 3), ready before the backup.
+    const firstIds = [...acknowledged.keys()];
+    const report = await readyReport(
+      ctx,
+      members[0]!.token,
+      projects[0]!.id,
+      [firstIds[0]!, firstIds[3]!],
+      'Before the backup',
+    );
+    const livePdf = (await ctx.storage.get((await pdfKeyOf(ctx, report.id))!))!;
+    expect(livePdf.length).toBe(report.pdf!.bytes);
 
     // Two members keep uploading, and each deletes every third of its own uploads, until the
     // backup is done.
@@ -254,7 +342,7 @@ describe('npm run backup / npm run restore', { timeout: 90_000 }, () => {
     await Promise.all(load);
     expect(backup.code, backup.stderr).toBe(0);
     expect(backup.stdout).toMatch(
-      /^Backed up 3 users, 3 projects and \d+ uploads \(\w+\) with \d+ files/,
+      /^Backed up 3 users, 3 projects, \d+ uploads and 1 reports \(\w+\) with \d+ files/,
     );
     // The load really ran while the backup did; otherwise this test proves nothing.
     expect(during.uploads).toBeGreaterThan(0);
@@ -262,15 +350,22 @@ describe('npm run backup / npm run restore', { timeout: 90_000 }, () => {
 
     manifest = await readManifest(backupDir);
     expect(manifest.dialect).toBe(testDialect);
+    // Three files an upload, and the report's PDF.
+    expect(manifest.counts.reports).toBe(1);
     expect(manifest.media.files).toBe(
-      (manifest.counts.uploads - manifest.deletedDuringBackup.length) * 3,
+      (manifest.counts.uploads - manifest.deletedDuringBackup.length) * 3 + 1,
     );
     expect(manifest.missingMedia).toEqual([]);
+    expect(manifest.reports).toEqual({
+      deletedDuringBackup: [],
+      regeneratedDuringBackup: [],
+      missingPdf: [],
+    });
 
     restoredTarget = await createTestTarget();
     const restore = await runCli('restore', ['--from', backupDir], targetEnv(restoredTarget));
     expect(restore.code, restore.stderr).toBe(0);
-    expect(restore.stdout).toMatch(/^Restored 3 users, 3 projects and \d+ uploads/);
+    expect(restore.stdout).toMatch(/^Restored 3 users, 3 projects, \d+ uploads and 1 reports/);
     // Both summaries count the same files and bytes.
     const filesAndBytes = (text: string) => /with \d+ files \([^)]+\)/.exec(text)?.[0];
     expect(filesAndBytes(restore.stdout)).toBe(filesAndBytes(backup.stdout));
@@ -304,6 +399,24 @@ describe('npm run backup / npm run restore', { timeout: 90_000 }, () => {
       const preview = await api(restored, { method: 'GET', url: shown.json<Upload>().previewLink });
       expect(preview.statusCode).toBe(200);
       expect(preview.headers['content-type']).toBe('image/webp');
+
+      // The report's PDF comes back byte for byte, and the restored app serves it.
+      expect(await assertEveryReportHasItsPdf(restored)).toEqual([report.id]);
+      const shownReport = await api(restored, {
+        method: 'GET',
+        url: `/api/report/${report.id}`,
+        token,
+      });
+      expect(shownReport.statusCode, shownReport.body).toBe(200);
+      const restoredReport = shownReport.json<ReportDetail>();
+      expect(restoredReport.status).toBe('ready');
+      expect(restoredReport.photos.map((p) => p.uploadId)).toEqual(
+        report.photos.map((p) => p.uploadId),
+      );
+      const pdf = await api(restored, { method: 'GET', url: restoredReport.pdf!.link });
+      expect(pdf.statusCode).toBe(200);
+      expect(pdf.headers['content-type']).toBe('application/pdf');
+      expect(sha256(pdf.rawPayload)).toBe(sha256(livePdf));
     } finally {
       await closeKeepingData(restored);
     }
@@ -336,12 +449,145 @@ describe('npm run backup / npm run restore', { timeout: 90_000 }, () => {
     }
   });
 
-  it('reads every upload of the snapshot, page by page', async () => {
+  it('leaves out a report deleted after the snapshot, and queues one re-generated meanwhile', async () => {
+    const author = members[2]!;
+    const photoId = (await upload(author, projects[2]!.id)).id;
+    const doomed = await readyReport(ctx, author.token, projects[2]!.id, [photoId], 'Doomed');
+    const redone = await readyReport(ctx, author.token, projects[2]!.id, [photoId], 'Redone');
+    const oldKey = (await pdfKeyOf(ctx, redone.id))!;
+    const dir = path.join(work, 'backup-with-reports');
+    const { manifest: m } = await runBackup(loadConfig(liveEnv()), dir, {
+      afterSnapshot: async () => {
+        await deleteReport(author.token, doomed.id);
+        const res = await api(ctx, {
+          method: 'POST',
+          url: `/api/report/${redone.id}/regenerate`,
+          token: author.token,
+        });
+        expect(res.statusCode, res.body).toBe(202);
+        expect((await waitForReport(ctx, author.token, redone.id)).status).toBe('ready');
+        // The generator deletes the old PDF just after the row names the new one.
+        for (let i = 0; (await ctx.storage.get(oldKey)) !== null; i++) {
+          expect(i, 'the old PDF is deleted').toBeLessThan(100);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      },
+    });
+    expect(m.reports).toEqual({
+      deletedDuringBackup: [doomed.id],
+      regeneratedDuringBackup: [redone.id],
+      missingPdf: [],
+    });
+    expect(m.counts.reports).toBeGreaterThanOrEqual(3);
+    // Neither PDF is in the backup: only the other reports' are.
+    expect(m.media.files).toBe(
+      (m.counts.uploads - m.deletedDuringBackup.length) * 3 + m.counts.reports - 2,
+    );
+
+    const target = await createTestTarget();
+    const out = captured();
+    expect(await restoreCli(['--from', dir], targetEnv(target), out), out.text()).toBe(0);
+    expect(out.text()).toContain('Left out 1 reports that were deleted while the backup ran.');
+    expect(out.text()).toContain(
+      'Queued 1 reports for a new PDF: they were re-generated while the backup ran. The server makes their PDF when it starts.',
+    );
+    // As the restore left it: the deleted report gone with its event, the re-generated one
+    // queued and naming no PDF, and every stored object named by a row.
+    const config = loadConfig(targetEnv(target));
+    const db = createDatabase(config.database);
+    try {
+      expect(
+        await db.selectFrom('reports').select('id').where('id', '=', doomed.id).execute(),
+      ).toEqual([]);
+      expect(
+        await db.selectFrom('events').select('id').where('report_id', '=', doomed.id).execute(),
+      ).toEqual([]);
+      expect(
+        await db
+          .selectFrom('reports')
+          .select(['status', 'pdf_key', 'pdf_bytes', 'pdf_pages'])
+          .where('id', '=', redone.id)
+          .executeTakeFirst(),
+      ).toEqual({ status: 'queued', pdf_key: null, pdf_bytes: null, pdf_pages: null });
+    } finally {
+      await db.destroy();
+    }
+
+    const restored = await openTestContext(target);
+    try {
+      // The restored server makes the re-generated report's PDF again; it was first made before,
+      // so no second "report created" event.
+      const token = await login(restored, author);
+      const again = await waitForReport(restored, token, redone.id);
+      expect(again.status, again.error ?? '').toBe('ready');
+      const events = await restored.db
+        .selectFrom('events')
+        .select('id')
+        .where('report_id', '=', redone.id)
+        .execute();
+      expect(events).toHaveLength(1);
+      const compared = await assertEveryReportHasItsPdf(restored);
+      expect(compared.length).toBe(m.counts.reports - 2);
+      expect(compared).not.toContain(redone.id);
+      await assertEveryRowHasItsMedia(restored);
+      await assertCountsMatchRows(restored);
+    } finally {
+      await restored.close();
+    }
+    await deleteReport(author.token, redone.id);
+  });
+
+  it('keeps a report whose PDF the live storage lost, and warns about it', async () => {
+    const author = members[1]!;
+    const photoId = (await upload(author, projects[1]!.id)).id;
+    const damaged = await readyReport(ctx, author.token, projects[1]!.id, [photoId], 'Damaged');
+    const key = (await pdfKeyOf(ctx, damaged.id))!;
+    await ctx.storage.delete(key);
+    try {
+      const out = captured();
+      const dir = path.join(work, 'backup-damaged-report');
+      expect(await backupCli(['--to', dir], liveEnv(), out), out.text()).toBe(0);
+      expect(out.text()).toContain(
+        `Warning: 1 reports have their PDF missing from the live storage (not caused by the backup), e.g. report ${damaged.id}: ${key}.`,
+      );
+      const m = await readManifest(dir);
+      expect(m.reports).toEqual({
+        deletedDuringBackup: [],
+        regeneratedDuringBackup: [],
+        missingPdf: [{ id: damaged.id, key }],
+      });
+    } finally {
+      await deleteReport(author.token, damaged.id);
+    }
+  });
+
+  it('reads every upload and report PDF of the snapshot, page by page', async () => {
     const ids: number[] = [];
     for await (const media of listUploadMedia(ctx.db, 4)) ids.push(media.id);
     const rows = await ctx.db.selectFrom('uploads').select('id').orderBy('id').execute();
     expect(rows.length).toBeGreaterThan(8);
     expect(ids).toEqual(rows.map((r) => r.id));
+
+    const author = members[0]!;
+    const photoId = (await upload(author, projects[0]!.id)).id;
+    const extra = [
+      await readyReport(ctx, author.token, projects[0]!.id, [photoId], 'Page A'),
+      await readyReport(ctx, author.token, projects[0]!.id, [photoId], 'Page B'),
+    ];
+    try {
+      const pdfs: { id: number; key: string }[] = [];
+      for await (const pdf of listReportPdfs(ctx.db, 2)) pdfs.push(pdf);
+      const named = await ctx.db
+        .selectFrom('reports')
+        .select(['id', 'pdf_key'])
+        .where('pdf_key', 'is not', null)
+        .orderBy('id')
+        .execute();
+      expect(named.length).toBeGreaterThanOrEqual(3);
+      expect(pdfs).toEqual(named.map((r) => ({ id: r.id, key: r.pdf_key })));
+    } finally {
+      for (const r of extra) await deleteReport(author.token, r.id);
+    }
   });
 
   it('keeps an upload whose files the live storage lost, and warns about it', async () => {
@@ -493,6 +739,13 @@ describe('npm run backup / npm run restore', { timeout: 90_000 }, () => {
         dtoPart({ name: 'Facade', description: '', projectId: project.id }),
       ]);
       expect(res.statusCode, res.body).toBe(200);
+      const report = await readyReport(
+        s3,
+        token,
+        project.id,
+        [res.json<Upload>().id],
+        'Bucket report',
+      );
       const env = targetEnv(
         {
           dataDir: s3.dataDir,
@@ -505,12 +758,28 @@ describe('npm run backup / npm run restore', { timeout: 90_000 }, () => {
       const dir = path.join(work, 'backup-s3');
       let out = captured();
       expect(await backupCli(['--to', dir], env, out), out.text()).toBe(0);
-      expect(out.text()).toContain('with 3 files');
+      expect(out.text()).toContain('1 reports (');
+      expect(out.text()).toContain('with 4 files');
 
       // The live bucket still holds the photos: restoring into it is refused.
       out = captured();
       expect(await restoreCli(['--from', dir], targetEnv(target, liveBucket.env), out)).toBe(1);
       expect(out.text()).toMatch(/^restore: The target storage already holds media \(uploads\//);
+      // A bucket holding only report PDFs is not empty either.
+      const strayKey = 'reports/ab/ab000000-0000-4000-8000-000000000000/report.pdf';
+      const newStorage = createStorage(loadConfig(targetEnv(target, newBucket.env)));
+      try {
+        await newStorage.put(strayKey, Buffer.from('%PDF-1.7 stray'), 'application/pdf');
+        out = captured();
+        expect(await restoreCli(['--from', dir], targetEnv(target, newBucket.env), out)).toBe(1);
+        expect(out.text()).toBe(
+          `restore: The target storage already holds media (${strayKey}): restore into an empty ` +
+            'media folder or bucket. Two installs sharing one would each sweep away the files of the other.',
+        );
+        await newStorage.delete(strayKey);
+      } finally {
+        await newStorage.close();
+      }
 
       out = captured();
       expect(
@@ -525,6 +794,8 @@ describe('npm run backup / npm run restore', { timeout: 90_000 }, () => {
           expect(sha256((await restored.storage.get(key))!)).toBe(
             sha256((await s3.storage.get(key))!),
           );
+        // The report's PDF is in the new bucket with the live bytes.
+        expect(await assertEveryReportHasItsPdf(restored, s3)).toEqual([report.id]);
       } finally {
         await closeKeepingData(restored);
       }

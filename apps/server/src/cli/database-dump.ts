@@ -297,8 +297,8 @@ async function assertHasSchema(db: Database): Promise<void> {
 /** Row counts for the manifest and the summaries. */
 export async function countRows(
   db: Database,
-): Promise<{ users: number; projects: number; uploads: number }> {
-  const count = async (table: 'users' | 'projects' | 'uploads') => {
+): Promise<{ users: number; projects: number; uploads: number; reports: number }> {
+  const count = async (table: 'users' | 'projects' | 'uploads' | 'reports') => {
     const row = await db
       .selectFrom(table)
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -309,5 +309,6 @@ export async function countRows(
     users: await count('users'),
     projects: await count('projects'),
     uploads: await count('uploads'),
+    reports: await count('reports'),
   };
 }

@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../config.js';
 import { createDatabase, migrateToLatest } from '../db/database.js';
 import { contentTypeForKey } from '../media/media-types.js';
 import { createStorage, type Storage } from '../media/storage/index.js';
+import { removeReportRows, requeueReportsWithoutPdf } from '../modules/reports/reports.service.js';
 import { removeUploadRows } from '../modules/uploads/uploads.service.js';
 import {
   BackupError,
@@ -37,7 +38,8 @@ export const RESTORE_USAGE = `Usage: npm run restore -- --from DIR
 Restores a backup made by npm run backup into the configured target (DATA_DIR, DATABASE_URL,
 STORAGE, S3_*), which must be empty: a new data dir or a new PostgreSQL database, and an empty
 media folder or bucket. Checks every file against the backup's checksums first, then restores
-the database, brings it up to this version's schema, and puts the photo files back.
+the database, brings it up to this version's schema, and puts the photo files and report PDFs
+back.
 
   --from DIR  the backup folder (it holds manifest.json)
   --help      show this help`;
@@ -85,19 +87,27 @@ async function verifyBackup(dir: string, manifest: BackupManifest): Promise<Chec
   return media;
 }
 
+/** The prefixes the app stores under: photos, and report PDFs. */
+const STORED_PREFIXES = ['uploads/', 'reports/'];
+
 async function assertStorageEmpty(storage: Storage): Promise<void> {
-  for await (const object of storage.list('uploads/')) {
-    throw new BackupError(
-      `The target storage already holds media (${object.key}): restore into an empty media ` +
-        'folder or bucket. Two installs sharing one would each sweep away the files of the other.',
-    );
-  }
+  for (const prefix of STORED_PREFIXES)
+    for await (const object of storage.list(prefix)) {
+      throw new BackupError(
+        `The target storage already holds media (${object.key}): restore into an empty media ` +
+          'folder or bucket. Two installs sharing one would each sweep away the files of the other.',
+      );
+    }
 }
 
 export interface RestoreSummary {
   manifest: BackupManifest;
-  counts: { users: number; projects: number; uploads: number };
+  counts: { users: number; projects: number; uploads: number; reports: number };
   removedRows: number;
+  /** Reports deleted while the backup ran, left out. */
+  removedReports: number;
+  /** Reports re-generated while the backup ran, queued again for their PDF. */
+  requeuedReports: number;
   files: number;
   bytes: number;
   seconds: number;
@@ -133,7 +143,13 @@ export async function runRestore(config: Config, dir: string): Promise<RestoreSu
     try {
       // An older backup comes up to this version's schema before this version's code edits it.
       await migrateToLatest(db);
+      // The snapshot plus what happened to its rows before their files were copied.
       const removedRows = await removeUploadRows(db, manifest.deletedDuringBackup);
+      const removedReports = await removeReportRows(db, manifest.reports.deletedDuringBackup);
+      const requeuedReports = await requeueReportsWithoutPdf(
+        db,
+        manifest.reports.regeneratedDuringBackup,
+      );
       let bytes = 0;
       await forEachConcurrently(media, PUT_CONCURRENCY, async (entry) => {
         const key = keyOfFile(entry.file)!;
@@ -147,6 +163,8 @@ export async function runRestore(config: Config, dir: string): Promise<RestoreSu
         manifest,
         counts: await countRows(db),
         removedRows,
+        removedReports,
+        requeuedReports,
         files: media.length,
         bytes,
         seconds: (Date.now() - started) / 1000,
@@ -174,12 +192,20 @@ export async function restoreCli(
     const summary = await runRestore(config, dir);
     const { counts } = summary;
     out.log(
-      `Restored ${counts.users} users, ${counts.projects} projects and ${counts.uploads} uploads ` +
-        `with ${summary.files} files (${formatBytes(summary.bytes)}) from the backup of ` +
-        `${summary.manifest.snapshotAt} in ${summary.seconds.toFixed(1)} s.`,
+      `Restored ${counts.users} users, ${counts.projects} projects, ${counts.uploads} uploads ` +
+        `and ${counts.reports} reports with ${summary.files} files ` +
+        `(${formatBytes(summary.bytes)}) from the backup of ${summary.manifest.snapshotAt} in ` +
+        `${summary.seconds.toFixed(1)} s.`,
     );
     if (summary.removedRows > 0)
       out.log(`Left out ${summary.removedRows} uploads that were deleted while the backup ran.`);
+    if (summary.removedReports > 0)
+      out.log(`Left out ${summary.removedReports} reports that were deleted while the backup ran.`);
+    if (summary.requeuedReports > 0)
+      out.log(
+        `Queued ${summary.requeuedReports} reports for a new PDF: they were re-generated while ` +
+          'the backup ran. The server makes their PDF when it starts.',
+      );
     return 0;
   } catch (err) {
     reportFailure('restore', err, out);

@@ -147,6 +147,57 @@ export async function findReferencedPdfKeys(db: Database, keys: string[]): Promi
   return new Set(rows.flatMap((r) => (r.pdf_key === null ? [] : [r.pdf_key])));
 }
 
+// ---- backup and restore ----------------------------------------------------------------------
+
+/** Reports that name a stored PDF, by id, `limit` after `afterId` (a backup reads them all). */
+export function listPdfKeys(db: Database, afterId: number, limit: number) {
+  return db
+    .selectFrom('reports')
+    .select(['id', 'pdf_key'])
+    .where('id', '>', afterId)
+    .where('pdf_key', 'is not', null)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** The PDF key each of the reports `ids` that still exist names now (null: none). */
+export async function findPdfKeysByIds(
+  db: Database,
+  ids: number[],
+): Promise<Map<number, string | null>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('reports')
+    .select(['id', 'pdf_key'])
+    .where('id', 'in', ids)
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.pdf_key]));
+}
+
+/**
+ * Queues reports for a new PDF with none named meanwhile (a restore's reports whose PDF was
+ * replaced while the backup ran). `generated_at` stays: the report's first PDF was made (no
+ * second `report.created` event). Answers how many rows changed.
+ */
+export async function requeueWithoutPdf(db: Database, ids: number[], now: string): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db
+    .updateTable('reports')
+    .set({
+      status: 'queued',
+      progress: 0,
+      error: null,
+      pdf_key: null,
+      pdf_bytes: null,
+      pdf_pages: null,
+      updated_at: now,
+    })
+    .where('id', 'in', ids)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 // ---- the queue -------------------------------------------------------------------------------
 
 /** The oldest report waiting for the queue, or undefined. */

@@ -357,3 +357,54 @@ export async function deleteReport(
 export function findReferencedReportKeys(db: Database, keys: string[]): Promise<Set<string>> {
   return repo.findReferencedPdfKeys(db, keys);
 }
+
+// ---- backup and restore (cli/) ---------------------------------------------------------------
+
+/** One report's stored PDF, as a backup lists them. */
+export interface ReportPdf {
+  id: number;
+  key: string;
+}
+
+/** Every report that names a stored PDF, by id, read page by page (a backup, in its snapshot). */
+export async function* listReportPdfs(db: Database, pageSize = 1000): AsyncGenerator<ReportPdf> {
+  let afterId = 0;
+  for (;;) {
+    const rows = await repo.listPdfKeys(db, afterId, pageSize);
+    for (const row of rows) if (row.pdf_key !== null) yield { id: row.id, key: row.pdf_key };
+    if (rows.length < pageSize) return;
+    afterId = rows[rows.length - 1]!.id;
+  }
+}
+
+/**
+ * The PDF key each of the reports `ids` names now (null: none), for those that still exist: a
+ * backup tells a report deleted or re-generated since its snapshot from a PDF the storage lost.
+ */
+export function findReportPdfKeys(
+  db: Database,
+  ids: number[],
+): Promise<Map<number, string | null>> {
+  return repo.findPdfKeysByIds(db, ids);
+}
+
+/**
+ * Removes report rows as a delete does (photos, links, events and their notifications go with
+ * them) but leaving storage alone: a restore drops the reports deleted while its backup ran.
+ * Answers how many rows there were.
+ */
+export async function removeReportRows(db: Database, ids: number[]): Promise<number> {
+  let removed = 0;
+  for (const id of ids)
+    if (await writeTransaction(db, (trx) => repo.deleteReport(trx, id))) removed += 1;
+  return removed;
+}
+
+/**
+ * Queues reports for a new PDF, naming none until it is made: a restore's reports whose PDF was
+ * replaced (re-generated) while the backup ran, so the old one was not copied. The restored
+ * server makes the PDF again, as the live one did. Answers how many there were.
+ */
+export function requeueReportsWithoutPdf(db: Database, ids: number[]): Promise<number> {
+  return repo.requeueWithoutPdf(db, ids, nowIso());
+}
