@@ -191,6 +191,13 @@ export interface ReportsTable {
   status: string;
   /** Photos drawn so far by the running generation. */
   progress: Generated<number>;
+  /**
+   * The running generation's claim (a random token), null unless `generating`: every write of
+   * that run is guarded by it, so a run whose report was taken over writes nothing.
+   */
+  claim_token: string | null;
+  /** Claims since the report was last queued by a person (the cap on crash loops). */
+  attempts: Generated<number>;
   error: string | null;
   pdf_key: string | null;
   pdf_bytes: number | null;

@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { PostgresAdapter, type Kysely } from 'kysely';
 
 // Frozen: never edit a migration that has shipped; add a new one.
 //
@@ -9,6 +9,10 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 //   the time zone the times are written in, the team name on the cover) and the state of its PDF:
 //   `status` is queued, generating, ready or failed; `progress` counts the photos drawn so far;
 //   `pdf_key` names the stored PDF (kept while a re-generation runs, swapped when it is done).
+//   `claim_token` is the running generation's claim (null unless `generating`): each of its writes
+//   is guarded by it, so a run whose report was taken over (stale) writes nothing; `attempts`
+//   counts the claims since the report was last queued by a person, so a report that keeps
+//   stopping its process fails after a few instead of looping.
 // - `report_photos` is the ordered photo list. `upload_id` becomes null when the photo is deleted;
 //   `name` keeps what the photo was called and `sha256` the fingerprint the PDF printed, so the
 //   report page can say which photo is gone.
@@ -50,6 +54,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('photo_count', 'integer', (c) => c.notNull())
     .addColumn('status', 'varchar(16)', (c) => c.notNull())
     .addColumn('progress', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('claim_token', 'text')
+    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('error', 'text')
     .addColumn('pdf_key', 'text')
     .addColumn('pdf_bytes', 'integer')
@@ -68,12 +74,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('reports')
     .columns(['author_id', 'id'])
     .execute();
+  // The queue's reads: the oldest queued report (`status = 'queued' order by id`), the waiting
+  // count, the stalled ones. Not a partial index: SQLite uses one only when the query's WHERE
+  // repeats the index's, and `status = 'queued'` does not repeat `status in (…)`.
   await db.schema
-    .createIndex('reports_pending_idx')
+    .createIndex('reports_status_idx')
     .on('reports')
-    .column('id')
-    .where(sql.ref('status'), 'in', sql`('queued', 'generating')`)
+    .columns(['status', 'id'])
     .execute();
+  // The sweeper asks which stored PDFs a report still names (`pdf_key in (…)`).
+  await db.schema.createIndex('reports_pdf_key_idx').on('reports').column('pdf_key').execute();
 
   await db.schema
     .createTable('report_photos')
