@@ -9,6 +9,7 @@ import { loadConfig } from '../src/config.js';
 import { createDatabase, nowIso } from '../src/db/database.js';
 import { createStorage } from '../src/media/storage/index.js';
 import { generateReport } from '../src/modules/reports/report-generator.js';
+import { claimReport } from '../src/modules/reports/reports.repository.js';
 
 const config = loadConfig();
 const db = createDatabase(config.database);
@@ -20,11 +21,8 @@ const log = {
 
 const results: object[] = [];
 for (const id of process.argv.slice(2).map(Number)) {
-  await db
-    .updateTable('reports')
-    .set({ status: 'generating', updated_at: nowIso() })
-    .where('id', '=', id)
-    .execute();
+  const claim = await claimReport(db, id, nowIso());
+  if (!claim) throw new Error(`report ${id} is not queued`);
   const baselineRss = process.memoryUsage.rss();
   let peakRss = baselineRss;
   const sampler = setInterval(() => {
@@ -36,7 +34,7 @@ for (const id of process.argv.slice(2).map(Number)) {
   // measurement. The reports tests cover the real lookup.
   const outcome = await generateReport(
     { db, storage, config, log, placeName: async () => 'Hamburg, Germany' },
-    id,
+    claim,
   );
   const ms = Math.round(performance.now() - started);
   clearInterval(sampler);

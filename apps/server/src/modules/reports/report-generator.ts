@@ -1,6 +1,8 @@
 // Making report PDFs, off the request path. The database is the queue: a new or re-generated
 // report is a row with status `queued`; each instance takes rows one by one (an atomic claim,
-// so two instances never make the same PDF) and makes at most `REPORT_CONCURRENCY` at once.
+// so two instances never make the same PDF) and makes at most `REPORT_CONCURRENCY` at once. A
+// claim is a random token on the row: every later write of the run is guarded by it, so a run
+// whose report was taken over (stale) writes nothing more.
 import { createHash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
@@ -27,6 +29,8 @@ export const TEMP_REPORT_SUFFIX = '.report.pdf';
 const PROGRESS_INTERVAL_MS = 250;
 /** While one photo or the upload to storage takes long, the heartbeat is still written. */
 const HEARTBEAT_MS = 30_000;
+/** Claims of one report (a person's request) before a report that keeps stopping its process fails. */
+export const REPORT_MAX_ATTEMPTS = 3;
 
 export interface ReportLogger {
   info(obj: object, msg: string): void;
@@ -52,7 +56,7 @@ class ReportJobError extends Error {
   }
 }
 
-/** The report is not ours to finish any more: deleted (or taken back) while it was made. */
+/** The report is not ours to finish any more: deleted, or its claim taken over, while it was made. */
 class ReportGone extends Error {
   constructor() {
     super('the report is no longer being generated here');
@@ -64,6 +68,44 @@ const GENERIC_FAILURE =
   'The PDF could not be made because of an error on the server. Try again; if it fails again, tell your admin.';
 const DISK_FULL =
   'The PDF could not be made: the server has run out of disk space. Ask an administrator to free space, then try again.';
+/** A report none of whose photos is left (deleted, or moved to another project). */
+export const NOTHING_LEFT =
+  'Every photo of this report was deleted; there is nothing to make a PDF of.';
+/** A report whose generation stopped its process (or was stalled) every time it was claimed. */
+export const TOO_MANY_ATTEMPTS = `The PDF could not be made after ${REPORT_MAX_ATTEMPTS} tries: the server stopped while making it each time. Try again later; if it fails again, tell your admin.`;
+
+/**
+ * Why a report whose PDF exists is not made again: some of its photos are gone (deleted, or
+ * moved to another project) since, and a new PDF would leave them out while replacing the one
+ * that holds them. `madeAt` is when that PDF was made, written in the report's time zone.
+ */
+export function photosGoneSincePdf(
+  gone: { deleted: number; moved: number },
+  madeAt: string,
+  timeZone: string,
+): string {
+  const n = gone.deleted + gone.moved;
+  const what =
+    gone.moved === 0
+      ? 'deleted'
+      : gone.deleted === 0
+        ? 'moved to another project'
+        : 'deleted or moved to another project';
+  let day: string;
+  try {
+    day = new Date(madeAt).toLocaleDateString('en-GB', {
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      timeZone,
+    });
+  } catch {
+    day = madeAt.slice(0, 10);
+  }
+  return n === 1
+    ? `1 photo of this report was ${what} since its PDF was made on ${day}; making it again would leave it out. The PDF keeps it; make a new report instead.`
+    : `${n} photos of this report were ${what} since its PDF was made on ${day}; making it again would leave them out. The PDF keeps them; make a new report instead.`;
+}
 
 /** What people read when storing the finished PDF failed. */
 function storeFailure(err: unknown): string {
@@ -92,6 +134,8 @@ async function hashStoredObject(storage: Storage, key: string): Promise<string |
 /** Where a running job is: the last photo drawn, and who it belongs to. */
 interface JobState {
   id: number;
+  /** The report had a PDF when the run started (a re-generation): the PDF keeps what is gone. */
+  hadPdf: boolean;
   done: number;
   lastWrite: number;
   /** The first problem the photo reader met, with its message for people. */
@@ -126,7 +170,9 @@ async function* photosToPrint(
     if (!jpeg) {
       if (!(await repo.uploadExists(deps.db, row.upload_id)))
         throw fail(
-          `${photoLabel(row)} was deleted while the PDF was being made. Generate the report again.`,
+          job.hadPdf
+            ? `${photoLabel(row)} was deleted while the PDF was being made; the PDF made before keeps it. Make a new report to leave it out.`
+            : `${photoLabel(row)} was deleted while the PDF was being made. Generate the report again: it will leave the photo out.`,
         );
       throw fail(`${photoLabel(row)} could not be read from storage. Try again.`);
     }
@@ -173,40 +219,57 @@ async function* photosToPrint(
   }
 }
 
-/** How one generation ended. */
+/**
+ * How one generation ended: `gone` when the report was deleted or taken from this run (its
+ * claim voided) meanwhile, so nothing of it was written; `stopped` when a shutdown queued it
+ * again.
+ */
 export type GenerationOutcome = 'ready' | 'failed' | 'gone' | 'stopped';
 
 /**
- * Makes the PDF of a report this process has claimed (status `generating`):
+ * Makes the PDF of a report this process has claimed (`claim`: status `generating` under its
+ * token):
  *
- * 1. reads the report and its photos still in the project (deleted ones are left out), and
- *    streams them through the renderer into a temp file in the upload temp folder, writing
- *    `progress` at most every 250 ms;
+ * 1. reads the report and its photos still in the report (deleted ones and those moved to
+ *    another project are left out), and streams them through the renderer into a temp file in
+ *    the upload temp folder, writing `progress` at most every 250 ms. A report that has a PDF
+ *    already with any photo gone since fails instead (its PDF keeps them; the re-generate call
+ *    refuses the same, this catches what was deleted after it);
  * 2. stores the file under a new key, then in one transaction marks the report ready with the
- *    PDF's key, size and pages, keeps the SHA-256 printed for each photo, and records the
- *    `report.created` event when it is the report's first PDF;
+ *    PDF's key, size, pages and photo count, keeps the SHA-256 printed for each photo, and
+ *    records the `report.created` event when it is the report's first PDF;
  * 3. then deletes the PDF made before, if any.
  *
  * On any failure the report is `failed` with a message people can act on (the cause is logged),
- * the new object is deleted and the PDF made before stays. A report deleted meanwhile loses
- * the new object; a shutdown (`signal`) puts the report back in the queue. The temp file is
- * always removed.
+ * the new object is deleted and the PDF made before stays. A report deleted meanwhile, or taken
+ * from this run (its claim voided as stale), loses the new object and is not written; a shutdown
+ * (`signal`) puts the report back in the queue. The temp file is always removed.
  */
 export async function generateReport(
   deps: ReportGeneratorDeps,
-  id: number,
+  claim: repo.ReportClaim,
   signal: AbortSignal = new AbortController().signal,
 ): Promise<GenerationOutcome> {
   const { db, storage, log } = deps;
+  const { id } = claim;
   const tempPath = path.join(deps.config.uploads.tempDir, `${randomUUID()}${TEMP_REPORT_SUFFIX}`);
-  const job: JobState = { id, done: 0, lastWrite: Date.now(), failure: null };
+  const job: JobState = { id, hadPdf: false, done: 0, lastWrite: Date.now(), failure: null };
   let storedKey: string | null = null;
   let heartbeat: NodeJS.Timeout | null = null;
   let heartbeatLost = false;
   try {
     const report = await repo.findReportById(db, id);
     if (!report) return 'gone';
+    job.hadPdf = report.pdf_key !== null;
+    if (job.hadPdf) {
+      const { held } = await repo.countGonePhotos(db, id);
+      if (held.deleted + held.moved > 0)
+        throw new ReportJobError(
+          photosGoneSincePdf(held, report.generated_at ?? report.created_at, report.time_zone),
+        );
+    }
     const rows = await repo.listPhotosToPrint(db, id);
+    if (rows.length === 0) throw new ReportJobError(NOTHING_LEFT);
     const cover: ReportPdfCover = {
       reportId: report.id,
       title: report.title,
@@ -224,7 +287,7 @@ export async function generateReport(
     };
 
     heartbeat = setInterval(() => {
-      repo.setReportProgress(db, id, job.done, nowIso()).then(
+      repo.setReportProgress(db, claim, job.done, nowIso()).then(
         (ours) => {
           if (!ours) heartbeatLost = true;
         },
@@ -240,7 +303,7 @@ export async function generateReport(
       const now = Date.now();
       if (now - job.lastWrite < PROGRESS_INTERVAL_MS) return;
       job.lastWrite = now;
-      if (!(await repo.setReportProgress(db, id, done, nowIso()))) throw new ReportGone();
+      if (!(await repo.setReportProgress(db, claim, done, nowIso()))) throw new ReportGone();
     };
 
     await mkdir(deps.config.uploads.tempDir, { recursive: true, mode: 0o700 }).catch(
@@ -282,11 +345,11 @@ export async function generateReport(
 
     const at = nowIso();
     const before = await writeTransaction(db, async (trx) => {
-      const previous = await repo.markReportReady(trx, id, {
+      const previous = await repo.markReportReady(trx, claim, {
         key,
         bytes,
         pages,
-        progress: hashes.length,
+        photos: hashes.length,
         at,
       });
       if (!previous) return undefined;
@@ -322,20 +385,30 @@ export async function generateReport(
     }
     if (err instanceof ReportGone) return 'gone';
     if (signal.aborted && !(err instanceof ReportJobError)) {
-      await repo.releaseReport(db, id, nowIso()).catch((releaseErr: unknown) => {
-        log.error({ err: releaseErr, reportId: id }, 'report: not put back in the queue');
-      });
-      return 'stopped';
+      const released = await repo
+        .releaseReport(db, claim, nowIso())
+        .catch((releaseErr: unknown) => {
+          log.error({ err: releaseErr, reportId: id }, 'report: not put back in the queue');
+          return true;
+        });
+      return released ? 'stopped' : 'gone';
     }
     const failure = err instanceof ReportJobError ? err : job.failure;
     const full = isNoSpaceError(err) || (err instanceof StorageError && err.reason === 'full');
     log.error({ err, reportId: id }, 'report PDF failed');
-    await repo
-      .markReportFailed(db, id, failure?.message ?? (full ? DISK_FULL : GENERIC_FAILURE), nowIso())
+    const recorded = await repo
+      .markReportFailed(
+        db,
+        claim,
+        failure?.message ?? (full ? DISK_FULL : GENERIC_FAILURE),
+        nowIso(),
+      )
       .catch((markErr: unknown) => {
         log.error({ err: markErr, reportId: id }, 'report: failure not recorded');
+        return true;
       });
-    return 'failed';
+    // Not ours any more (deleted, or taken over): the failure is not this run's to write.
+    return recorded ? 'failed' : 'gone';
   } finally {
     if (heartbeat) clearInterval(heartbeat);
     await removeFile(tempPath);
@@ -384,11 +457,12 @@ export function createReportQueue(
   // was looking is not left for the next poll.
   let again = false;
 
-  async function claimNext(): Promise<number | undefined> {
+  async function claimNext(): Promise<repo.ReportClaim | undefined> {
     for (;;) {
       const id = await repo.findNextQueuedReport(deps.db);
       if (id === undefined) return undefined;
-      if (await repo.claimReport(deps.db, id, nowIso())) return id;
+      const claim = await repo.claimReport(deps.db, id, nowIso());
+      if (claim) return claim;
       // Another instance took it first: look again.
     }
   }
@@ -397,12 +471,12 @@ export function createReportQueue(
     for (;;) {
       if (stopping.signal.aborted) return;
       again = false;
-      const id = await claimNext();
-      if (id === undefined) {
+      const claim = await claimNext();
+      if (claim === undefined) {
         if (again) continue;
         return;
       }
-      await generateReport(deps, id, stopping.signal);
+      await generateReport(deps, claim, stopping.signal);
     }
   }
 
@@ -420,11 +494,17 @@ export function createReportQueue(
   }
 
   async function requeueStale(): Promise<void> {
-    const stale = await repo.requeueStaleReports(
+    const { requeued, failed } = await repo.requeueStaleReports(
       deps.db,
       new Date(Date.now() - staleMs).toISOString(),
+      { maxAttempts: REPORT_MAX_ATTEMPTS, failure: TOO_MANY_ATTEMPTS, now: nowIso() },
     );
-    if (stale > 0) deps.log.info({ reports: stale }, 'report queue: took up stalled reports');
+    if (requeued > 0) deps.log.info({ reports: requeued }, 'report queue: took up stalled reports');
+    if (failed > 0)
+      deps.log.error(
+        { reports: failed },
+        `report queue: reports stalled ${REPORT_MAX_ATTEMPTS} times, marked failed`,
+      );
   }
 
   function poll(): void {

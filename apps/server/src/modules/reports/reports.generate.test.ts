@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import type { ReportDetail } from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nowIso } from '../../db/database.js';
+import { CompiledQuery, sql, type KyselyPlugin, type RootOperationNode } from 'kysely';
+import { isSqlite, nowIso } from '../../db/database.js';
 import { StorageError, type Storage } from '../../media/storage/index.js';
 import { sweepOnce } from '../../media/sweeper.js';
 import { buildProject, buildReport, buildUpload } from '../../../test/factories.js';
@@ -16,9 +17,12 @@ import { pdfPageCount, pdfPages } from '../../../test/reports.js';
 import {
   createReportQueue,
   generateReport,
+  REPORT_MAX_ATTEMPTS,
+  TOO_MANY_ATTEMPTS,
   type ReportGeneratorDeps,
   type ReportLogger,
 } from './report-generator.js';
+import { claimReport, requeueStaleReports, type ReportClaim } from './reports.repository.js';
 import { findReferencedReportKeys } from './reports.service.js';
 import { formatCaptured, renderReportPdf } from './report-pdf.js';
 
@@ -70,15 +74,16 @@ const deps = (overrides: Partial<ReportGeneratorDeps> = {}): ReportGeneratorDeps
   ...overrides,
 });
 
+/** Claims a queued report as the queue would. */
+async function claim(id: number): Promise<ReportClaim> {
+  const claimed = await claimReport(ctx.db, id, nowIso());
+  if (!claimed) throw new Error(`report ${id} is not queued`);
+  return claimed;
+}
+
 /** Claims a queued report as the queue would, then makes its PDF. */
 async function generate(id: number, overrides: Partial<ReportGeneratorDeps> = {}) {
-  await ctx.db
-    .updateTable('reports')
-    .set({ status: 'generating', updated_at: nowIso() })
-    .where('id', '=', id)
-    .where('status', 'in', ['queued'])
-    .execute();
-  return generateReport(deps(overrides), id);
+  return generateReport(deps(overrides), await claim(id));
 }
 
 const reportRow = (id: number) =>
@@ -492,5 +497,376 @@ describe('a failed generation', () => {
     expect(await generate(id, { render })).toBe('gone');
     expect(await reportKeys()).toEqual(before);
     expect(tempFiles()).toEqual([]);
+  });
+});
+
+describe('claims', () => {
+  /** Voids a running claim as another instance's poll does once the run looks stalled. */
+  async function takeOver(id: number): Promise<ReportClaim> {
+    await ctx.db
+      .updateTable('reports')
+      .set({ updated_at: '2000-01-01T00:00:00.000Z' })
+      .where('id', '=', id)
+      .execute();
+    const stale = await requeueStaleReports(ctx.db, nowIso(), {
+      maxAttempts: REPORT_MAX_ATTEMPTS,
+      failure: TOO_MANY_ATTEMPTS,
+      now: nowIso(),
+    });
+    expect(stale).toEqual({ requeued: 1, failed: 0 });
+    return claim(id);
+  }
+
+  /** A renderer held at a gate until `door.open()`, then failing or rendering. */
+  function heldRender(door: { opened: Promise<void> }, fail = false) {
+    let started = false;
+    const render: typeof renderReportPdf = async (options) => {
+      started = true;
+      await door.opened;
+      if (fail) throw new Error('renderer exploded');
+      return renderReportPdf(options);
+    };
+    return { render, started: () => started };
+  }
+
+  it('writes a fresh token and counts an attempt with each claim', async () => {
+    const id = await buildReport(ctx, { projectId, authorId: author.id, uploadIds: [photos[0]!] });
+    const first = await claim(id);
+    expect(await reportRow(id)).toMatchObject({
+      status: 'generating',
+      claim_token: first.token,
+      attempts: 1,
+    });
+    // Claimed already: nobody else takes it.
+    expect(await claimReport(ctx.db, id, nowIso())).toBeUndefined();
+    const second = await takeOver(id);
+    expect(second.token).not.toBe(first.token);
+    expect(await reportRow(id)).toMatchObject({ claim_token: second.token, attempts: 2 });
+    expect(await generateReport(deps(), second)).toBe('ready');
+    expect(await reportRow(id)).toMatchObject({ status: 'ready', claim_token: null });
+  });
+
+  it('a run whose claim was taken over cannot mark the report ready, and deletes what it made', async () => {
+    const id = await buildReport(ctx, { projectId, authorId: author.id, uploadIds: [photos[0]!] });
+    const before = await reportKeys();
+    const door = gate();
+    const held = heldRender(door);
+    const lost = await claim(id);
+    const running = generateReport(deps({ render: held.render }), lost);
+    await until(held.started);
+    const now = await takeOver(id);
+    door.open();
+    expect(await running).toBe('gone');
+    expect(await reportRow(id)).toMatchObject({
+      status: 'generating',
+      claim_token: now.token,
+      pdf_key: null,
+      generated_at: null,
+    });
+    expect(await reportKeys()).toEqual(before);
+    expect(tempFiles()).toEqual([]);
+    expect(
+      await ctx.db.selectFrom('events').select('id').where('report_id', '=', id).execute(),
+    ).toEqual([]);
+    // The run that holds it now finishes it.
+    expect(await generateReport(deps(), now)).toBe('ready');
+  });
+
+  it('a run whose claim was taken over cannot mark the report failed', async () => {
+    const id = await buildReport(ctx, { projectId, authorId: author.id, uploadIds: [photos[0]!] });
+    const door = gate();
+    const held = heldRender(door, true);
+    const lost = await claim(id);
+    const running = generateReport(deps({ render: held.render }), lost);
+    await until(held.started);
+    const now = await takeOver(id);
+    door.open();
+    expect(await running).toBe('gone');
+    expect(await reportRow(id)).toMatchObject({
+      status: 'generating',
+      claim_token: now.token,
+      error: null,
+    });
+    expect(await generateReport(deps(), now)).toBe('ready');
+  });
+
+  it('a shutdown puts back only its own claim, not a report another instance took over', async () => {
+    const id = await buildReport(ctx, { projectId, authorId: author.id, uploadIds: [photos[0]!] });
+    const door = gate();
+    const held = heldRender(door);
+    const stopping = new AbortController();
+    const lost = await claim(id);
+    const running = generateReport(deps({ render: held.render }), lost, stopping.signal);
+    await until(held.started);
+    const now = await takeOver(id);
+    stopping.abort(new Error('the server is shutting down'));
+    door.open();
+    expect(await running).toBe('gone');
+    expect(await reportRow(id)).toMatchObject({ status: 'generating', claim_token: now.token });
+
+    // Its own claim it puts back, the attempt not counted.
+    const door2 = gate();
+    const held2 = heldRender(door2);
+    const stopping2 = new AbortController();
+    const own = await claim(
+      await buildReport(ctx, { projectId, authorId: author.id, uploadIds: [photos[1]!] }),
+    );
+    const running2 = generateReport(deps({ render: held2.render }), own, stopping2.signal);
+    await until(held2.started);
+    stopping2.abort(new Error('the server is shutting down'));
+    door2.open();
+    expect(await running2).toBe('stopped');
+    expect(await reportRow(own.id)).toMatchObject({
+      status: 'queued',
+      claim_token: null,
+      attempts: 0,
+    });
+    expect(await generateReport(deps(), now)).toBe('ready');
+  });
+
+  it(`fails a report after ${REPORT_MAX_ATTEMPTS} claims that each stalled, instead of looping`, async () => {
+    const id = await buildReport(ctx, { projectId, authorId: author.id, uploadIds: [photos[0]!] });
+    const stall = async () => {
+      await claim(id);
+      // The process making it died: its heartbeat stops.
+      await ctx.db
+        .updateTable('reports')
+        .set({ updated_at: '2000-01-01T00:00:00.000Z' })
+        .where('id', '=', id)
+        .execute();
+    };
+    const options = { maxAttempts: REPORT_MAX_ATTEMPTS, failure: TOO_MANY_ATTEMPTS, now: nowIso() };
+    for (let attempt = 1; attempt < REPORT_MAX_ATTEMPTS; attempt++) {
+      await stall();
+      expect(await requeueStaleReports(ctx.db, nowIso(), options)).toEqual({
+        requeued: 1,
+        failed: 0,
+      });
+      expect(await reportRow(id)).toMatchObject({ status: 'queued', attempts: attempt });
+    }
+    await stall();
+    expect(await requeueStaleReports(ctx.db, nowIso(), options)).toEqual({
+      requeued: 0,
+      failed: 1,
+    });
+    expect(await detail(id)).toMatchObject({
+      status: 'failed',
+      error:
+        'The PDF could not be made after 3 tries: the server stopped while making it each time. Try again later; if it fails again, tell your admin.',
+    });
+    expect(await reportRow(id)).toMatchObject({ claim_token: null, pdf_key: null });
+    // A person asking again starts the count anew.
+    const res = await api(ctx, {
+      method: 'POST',
+      url: `/api/report/${id}/regenerate`,
+      token: author.token,
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    expect(await reportRow(id)).toMatchObject({ status: 'queued', attempts: 0 });
+    expect(await generate(id)).toBe('ready');
+  });
+
+  it('the queue’s poll fails a report stalled too often, and writes nothing when nothing is stalled', async () => {
+    const id = await buildReport(ctx, { projectId, authorId: author.id, uploadIds: [photos[0]!] });
+    await ctx.db
+      .updateTable('reports')
+      .set({
+        status: 'generating',
+        attempts: REPORT_MAX_ATTEMPTS,
+        claim_token: 'a-dead-process',
+        updated_at: '2000-01-01T00:00:00.000Z',
+      })
+      .where('id', '=', id)
+      .execute();
+    const queue = createReportQueue(deps(), { concurrency: 1, pollMs: 50, staleMs: 60_000 });
+    try {
+      queue.start();
+      await until(async () => (await reportRow(id)).status === 'failed');
+      expect((await reportRow(id)).error).toBe(TOO_MANY_ATTEMPTS);
+    } finally {
+      await queue.close();
+    }
+
+    // Nothing stalled: one read, no write (on SQLite an UPDATE takes the write lock even when it
+    // changes no row).
+    const kinds: string[] = [];
+    const recorder: KyselyPlugin = {
+      transformQuery: ({ node }: { node: RootOperationNode }) => {
+        kinds.push(node.kind);
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    };
+    const options = { maxAttempts: REPORT_MAX_ATTEMPTS, failure: TOO_MANY_ATTEMPTS, now: nowIso() };
+    const watched = ctx.db.withPlugin(recorder);
+    expect(await requeueStaleReports(watched, nowIso(), options)).toEqual({
+      requeued: 0,
+      failed: 0,
+    });
+    expect(kinds).toEqual(['SelectQueryNode']);
+  });
+});
+
+describe('indexes', () => {
+  /** The plan the database chooses for `query` (on PostgreSQL with sequential scans off: the tables are tiny). */
+  async function plan(query: CompiledQuery): Promise<string> {
+    if (isSqlite(ctx.db)) {
+      const result = await ctx.db.executeQuery<{ detail: string }>(
+        CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),
+      );
+      return result.rows.map((r) => r.detail).join('\n');
+    }
+    return ctx.db.connection().execute(async (conn) => {
+      await sql`set enable_seqscan = off`.execute(conn);
+      try {
+        const result = await conn.executeQuery<{ 'QUERY PLAN': string }>(
+          CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]),
+        );
+        return result.rows.map((r) => r['QUERY PLAN']).join('\n');
+      } finally {
+        await sql`reset enable_seqscan`.execute(conn);
+      }
+    });
+  }
+
+  it('the queue finds the oldest queued report through reports_status_idx', async () => {
+    const next = ctx.db
+      .selectFrom('reports')
+      .select('id')
+      .where('status', '=', 'queued')
+      .orderBy('id')
+      .limit(1)
+      .compile();
+    expect(await plan(next)).toContain('reports_status_idx');
+    const stalled = ctx.db
+      .selectFrom('reports')
+      .select(['id', 'attempts'])
+      .where('status', '=', 'generating')
+      .where('updated_at', '<', nowIso())
+      .compile();
+    expect(await plan(stalled)).toContain('reports_status_idx');
+  });
+
+  it('the sweeper finds the PDF keys a report names through reports_pdf_key_idx', async () => {
+    const referenced = ctx.db
+      .selectFrom('reports')
+      .select('pdf_key')
+      .where('pdf_key', 'in', ['reports/a.pdf', 'reports/b.pdf'])
+      .compile();
+    expect(await plan(referenced)).toContain('reports_pdf_key_idx');
+  });
+});
+
+describe('evidence', () => {
+  it('records report.created once: a first generation that fails, then one that succeeds', async () => {
+    const id = await buildReport(ctx, { projectId, authorId: author.id, uploadIds: [photos[0]!] });
+    const events = () =>
+      ctx.db.selectFrom('events').select('kind').where('report_id', '=', id).execute();
+    const render: typeof renderReportPdf = async () => {
+      throw new Error('renderer exploded');
+    };
+    expect(await generate(id, { render })).toBe('failed');
+    expect(await events()).toEqual([]);
+    const again = () =>
+      api(ctx, { method: 'POST', url: `/api/report/${id}/regenerate`, token: author.token });
+    expect((await again()).statusCode).toBe(202);
+    expect(await generate(id)).toBe('ready');
+    expect(await events()).toEqual([{ kind: 'report.created' }]);
+    expect((await again()).statusCode).toBe(202);
+    expect(await generate(id)).toBe('ready');
+    expect(await events()).toEqual([{ kind: 'report.created' }]);
+  });
+
+  it('a re-generation fails, keeping the PDF, when a photo it holds is deleted after it was asked for', async () => {
+    const doomed = await buildUpload(ctx, { projectId, creatorId: author.id, name: 'Doomed' });
+    const id = await buildReport(ctx, {
+      projectId,
+      authorId: author.id,
+      uploadIds: [photos[0]!, doomed],
+    });
+    expect(await generate(id)).toBe('ready');
+    const first = await reportRow(id);
+    const res = await api(ctx, {
+      method: 'POST',
+      url: `/api/report/${id}/regenerate`,
+      token: author.token,
+    });
+    expect(res.statusCode).toBe(202);
+    // Deleted between the request and the generation.
+    const del = await api(ctx, {
+      method: 'DELETE',
+      url: `/api/upload/delete/${doomed}`,
+      token: author.token,
+    });
+    expect(del.statusCode).toBe(200);
+    expect(await generate(id)).toBe('failed');
+    const row = await reportRow(id);
+    expect(row.error).toMatch(
+      /^1 photo of this report was deleted since its PDF was made on .+; making it again would leave it out\. The PDF keeps it; make a new report instead\.$/,
+    );
+    expect(row).toMatchObject({
+      pdf_key: first.pdf_key,
+      generated_at: first.generated_at,
+      photo_count: 2,
+    });
+    expect(await ctx.storage.get(first.pdf_key!)).not.toBeNull();
+  });
+
+  it('a photo deleted while its PDF is made: the message says what to do, with or without a PDF made before', async () => {
+    const cases = [
+      [
+        false,
+        'Photo #2 (“Going 0”) was deleted while the PDF was being made. Generate the report again: it will leave the photo out.',
+      ],
+      [
+        true,
+        'Photo #2 (“Going 1”) was deleted while the PDF was being made; the PDF made before keeps it. Make a new report to leave it out.',
+      ],
+    ] as const;
+    for (const [i, [hadPdf, message]] of cases.entries()) {
+      const going = await buildUpload(ctx, { projectId, creatorId: author.id, name: `Going ${i}` });
+      const id = await buildReport(ctx, {
+        projectId,
+        authorId: author.id,
+        uploadIds: [photos[0]!, going],
+      });
+      if (hadPdf) {
+        expect(await generate(id)).toBe('ready');
+        await ctx.db
+          .updateTable('reports')
+          .set({ status: 'queued' })
+          .where('id', '=', id)
+          .execute();
+      }
+      const display = (await uploadRow(going)).formatted_key;
+      // Deleted once the first photo is drawn, before the second is read.
+      const render: typeof renderReportPdf = async (options) =>
+        renderReportPdf({
+          ...options,
+          onPhoto: async (done) => {
+            if (done === 1) {
+              const del = await api(ctx, {
+                method: 'DELETE',
+                url: `/api/upload/delete/${going}`,
+                token: author.token,
+              });
+              expect(del.statusCode).toBe(200);
+              expect(await ctx.storage.get(display)).toBeNull();
+            }
+            await options.onPhoto?.(done);
+          },
+        });
+      expect(await generate(id, { render })).toBe('failed');
+      expect((await reportRow(id)).error).toBe(message);
+      // An answer that holds: with no PDF yet the photos left are made into one; with one,
+      // re-generating is refused (its PDF keeps the photo).
+      const again = await api(ctx, {
+        method: 'POST',
+        url: `/api/report/${id}/regenerate`,
+        token: author.token,
+      });
+      expect(again.statusCode, again.body).toBe(hadPdf ? 409 : 202);
+      if (!hadPdf) expect(await generate(id)).toBe('ready');
+    }
   });
 });

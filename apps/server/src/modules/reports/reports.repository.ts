@@ -1,5 +1,7 @@
-import { sql } from 'kysely';
+import { randomUUID } from 'node:crypto';
+import { sql, type ExpressionBuilder, type RawBuilder, type UpdateObject } from 'kysely';
 import type { Database } from '../../db/database.js';
+import type { DB } from '../../db/schema.js';
 
 // ---- reports ---------------------------------------------------------------------------------
 
@@ -69,7 +71,7 @@ export function listReports(db: Database, filter: ReportFilter) {
   return query.orderBy('reports.id', 'desc').limit(filter.limit).execute();
 }
 
-/** Reports waiting for or in generation, across the workspace (`reports_pending_idx`). */
+/** Reports waiting for or in generation, across the workspace (`reports_status_idx`). */
 export async function countPendingReports(db: Database): Promise<number> {
   const row = await db
     .selectFrom('reports')
@@ -113,11 +115,21 @@ export async function insertReport(
   return inserted.id;
 }
 
-/** Back to the queue for a new PDF, unless one is queued or being made already. */
+/**
+ * Back to the queue for a new PDF, unless one is queued or being made already. A person asked:
+ * the count of attempts starts again.
+ */
 export async function requeueReport(db: Database, id: number, now: string): Promise<boolean> {
   const result = await db
     .updateTable('reports')
-    .set({ status: 'queued', progress: 0, error: null, updated_at: now })
+    .set({
+      status: 'queued',
+      progress: 0,
+      error: null,
+      claim_token: null,
+      attempts: 0,
+      updated_at: now,
+    })
     .where('id', '=', id)
     .where('status', 'in', ['ready', 'failed'])
     .executeTakeFirst();
@@ -136,7 +148,7 @@ export async function deleteReport(
   return db.deleteFrom('reports').where('id', '=', id).returning('pdf_key').executeTakeFirst();
 }
 
-/** The stored PDFs among `keys` that a report still names (for the sweeper). */
+/** The stored PDFs among `keys` that a report still names (for the sweeper; `reports_pdf_key_idx`). */
 export async function findReferencedPdfKeys(db: Database, keys: string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
   const rows = await db
@@ -191,6 +203,8 @@ export async function requeueWithoutPdf(db: Database, ids: number[], now: string
       pdf_key: null,
       pdf_bytes: null,
       pdf_pages: null,
+      claim_token: null,
+      attempts: 0,
       updated_at: now,
     })
     .where('id', 'in', ids)
@@ -200,7 +214,7 @@ export async function requeueWithoutPdf(db: Database, ids: number[], now: string
 
 // ---- the queue -------------------------------------------------------------------------------
 
-/** The oldest report waiting for the queue, or undefined. */
+/** The oldest report waiting for the queue, or undefined (`reports_status_idx`). */
 export async function findNextQueuedReport(db: Database): Promise<number | undefined> {
   const row = await db
     .selectFrom('reports')
@@ -213,48 +227,108 @@ export async function findNextQueuedReport(db: Database): Promise<number | undef
 }
 
 /**
- * Takes a queued report for this process: only one of several instances (or workers) racing for
- * it changes the row, so only that one makes its PDF. Answers whether this call took it.
+ * A generation's hold on its report: the token its claim wrote. Every write of the run names it,
+ * so once the report is taken from it (stale, queued again, claimed by another instance) the run
+ * can write nothing more.
  */
-export async function claimReport(db: Database, id: number, now: string): Promise<boolean> {
+export interface ReportClaim {
+  id: number;
+  token: string;
+}
+
+/** Only the run holding `claim` (the report `generating` under its token). */
+const heldBy = (claim: ReportClaim) => (eb: ExpressionBuilder<DB, 'reports'>) =>
+  eb.and([
+    eb('id', '=', claim.id),
+    eb('status', '=', 'generating'),
+    eb('claim_token', '=', claim.token),
+  ]);
+
+/**
+ * Takes a queued report for this process: only one of several instances (or workers) racing for
+ * it changes the row, so only that one makes its PDF. The claim writes a fresh random token and
+ * counts one more attempt. Answers the claim, or undefined when another took it first.
+ */
+export async function claimReport(
+  db: Database,
+  id: number,
+  now: string,
+): Promise<ReportClaim | undefined> {
+  const token = randomUUID();
   const result = await db
     .updateTable('reports')
-    .set({ status: 'generating', progress: 0, error: null, updated_at: now })
+    .set({
+      status: 'generating',
+      progress: 0,
+      error: null,
+      claim_token: token,
+      attempts: sql<number>`attempts + 1`,
+      updated_at: now,
+    })
     .where('id', '=', id)
     .where('status', '=', 'queued')
     .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  return result.numUpdatedRows > 0n ? { id, token } : undefined;
 }
 
 /**
  * Reports left `generating` by a process that stopped without saying so (no progress written
- * since `staleBefore`) go back to the queue. Answers how many did.
+ * since `staleBefore`) go back to the queue, their claim void; those claimed `maxAttempts` times
+ * already (they keep stopping their process) end `failed` with `failure` instead. Reads first
+ * and updates only what it found, so a poll that finds nothing stalled writes nothing (on
+ * SQLite, takes no write lock). Answers how many went each way.
  */
-export async function requeueStaleReports(db: Database, staleBefore: string): Promise<number> {
-  const result = await db
-    .updateTable('reports')
-    .set({ status: 'queued', progress: 0 })
+export async function requeueStaleReports(
+  db: Database,
+  staleBefore: string,
+  options: { maxAttempts: number; failure: string; now: string },
+): Promise<{ requeued: number; failed: number }> {
+  const stale = await db
+    .selectFrom('reports')
+    .select(['id', 'attempts'])
     .where('status', '=', 'generating')
     .where('updated_at', '<', staleBefore)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+    .execute();
+  if (stale.length === 0) return { requeued: 0, failed: 0 };
+  const spent = stale.filter((r) => r.attempts >= options.maxAttempts).map((r) => r.id);
+  const again = stale.filter((r) => r.attempts < options.maxAttempts).map((r) => r.id);
+  // The same conditions again: a heartbeat written since the read keeps its report.
+  const update = async (ids: number[], set: UpdateObject<DB, 'reports'>) => {
+    if (ids.length === 0) return 0;
+    const result = await db
+      .updateTable('reports')
+      .set(set)
+      .where('id', 'in', ids)
+      .where('status', '=', 'generating')
+      .where('updated_at', '<', staleBefore)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  };
+  return {
+    requeued: await update(again, { status: 'queued', progress: 0, claim_token: null }),
+    failed: await update(spent, {
+      status: 'failed',
+      error: options.failure,
+      claim_token: null,
+      updated_at: options.now,
+    }),
+  };
 }
 
 /**
  * The running generation's progress (also its heartbeat: `updated_at`). False when the report
- * is no longer being generated by us (deleted meanwhile).
+ * is no longer this run's (deleted, or its claim taken over).
  */
 export async function setReportProgress(
   db: Database,
-  id: number,
+  claim: ReportClaim,
   progress: number,
   now: string,
 ): Promise<boolean> {
   const result = await db
     .updateTable('reports')
     .set({ progress, updated_at: now })
-    .where('id', '=', id)
-    .where('status', '=', 'generating')
+    .where(heldBy(claim))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -264,67 +338,86 @@ export interface ReadyPdf {
   key: string;
   bytes: number;
   pages: number;
-  progress: number;
+  /** The photos the PDF holds: its progress, and the report's photo count from now on. */
+  photos: number;
   at: string;
 }
 
 /**
- * Swaps in the new PDF, if the report is still being generated (not deleted meanwhile). Answers
- * the row as it was before (its old PDF's key, whether it had one ready), or undefined.
+ * Swaps in the new PDF, if the report is still this run's (not deleted, its claim not taken
+ * over). Answers the row as it was before (its old PDF's key, whether it had one ready), or
+ * undefined.
  */
 export async function markReportReady(
   db: Database,
-  id: number,
+  claim: ReportClaim,
   pdf: ReadyPdf,
 ): Promise<{ pdf_key: string | null; generated_at: string | null } | undefined> {
   const before = await db
     .selectFrom('reports')
     .select(['pdf_key', 'generated_at'])
-    .where('id', '=', id)
-    .where('status', '=', 'generating')
+    .where(heldBy(claim))
     .executeTakeFirst();
   if (!before) return undefined;
   const result = await db
     .updateTable('reports')
     .set({
       status: 'ready',
-      progress: pdf.progress,
+      progress: pdf.photos,
+      photo_count: pdf.photos,
       error: null,
+      claim_token: null,
       pdf_key: pdf.key,
       pdf_bytes: pdf.bytes,
       pdf_pages: pdf.pages,
       generated_at: pdf.at,
       updated_at: pdf.at,
     })
-    .where('id', '=', id)
-    .where('status', '=', 'generating')
+    .where(heldBy(claim))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n ? before : undefined;
 }
 
-/** The generation failed: the reason (read by people), the PDF made before kept. */
+/**
+ * The generation failed: the reason (read by people), the PDF made before kept. Only while the
+ * report is still this run's: answers whether it was.
+ */
 export async function markReportFailed(
   db: Database,
-  id: number,
+  claim: ReportClaim,
   error: string,
   now: string,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('reports')
-    .set({ status: 'failed', error, updated_at: now })
-    .where('id', '=', id)
-    .where('status', '=', 'generating')
-    .execute();
+    .set({ status: 'failed', error, claim_token: null, updated_at: now })
+    .where(heldBy(claim))
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
-/** A generation stopped because the server is shutting down: queued again for the next start. */
-export async function releaseReport(db: Database, id: number, now: string): Promise<void> {
-  await db
+/**
+ * A generation stopped because the server is shutting down: queued again for the next start,
+ * the attempt not counted (the report did not stop the process). Only while the report is still
+ * this run's: a report another instance took over stays with it. Answers whether it was.
+ */
+export async function releaseReport(
+  db: Database,
+  claim: ReportClaim,
+  now: string,
+): Promise<boolean> {
+  const result = await db
     .updateTable('reports')
-    .set({ status: 'queued', progress: 0, updated_at: now })
-    .where('id', '=', id)
-    .where('status', '=', 'generating')
-    .execute();
+    .set({
+      status: 'queued',
+      progress: 0,
+      claim_token: null,
+      attempts: sql<number>`attempts - 1`,
+      updated_at: now,
+    })
+    .where(heldBy(claim))
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 // ---- the photo list --------------------------------------------------------------------------
@@ -350,22 +443,86 @@ export async function insertReportPhotos(
     .execute();
 }
 
-/** A report's photo list in order. */
-export function listReportPhotos(db: Database, reportId: number) {
-  return db
-    .selectFrom('report_photos')
-    .select(['position', 'upload_id', 'name', 'caption', 'sha256'])
-    .where('report_id', '=', reportId)
-    .orderBy('position')
+/**
+ * A report's photo list in order; `present` is whether the photo is still there for the report:
+ * not deleted, and still in the report's project (a photo moved to another project is gone for
+ * it, as for the generation).
+ */
+export async function listReportPhotos(db: Database, reportId: number) {
+  const rows = await db
+    .selectFrom('report_photos as rp')
+    .innerJoin('reports', 'reports.id', 'rp.report_id')
+    .leftJoin('uploads', 'uploads.id', 'rp.upload_id')
+    .select([
+      'rp.position',
+      'rp.upload_id',
+      'rp.name',
+      'rp.caption',
+      'rp.sha256',
+      'uploads.project_id as upload_project_id',
+      'reports.project_id',
+    ])
+    .where('rp.report_id', '=', reportId)
+    .orderBy('rp.position')
     .execute();
+  return rows.map(({ upload_project_id, project_id, ...row }) => ({
+    ...row,
+    present: upload_project_id !== null && upload_project_id === project_id,
+  }));
 }
 
-/** The SHA-256 each photo's original had when the PDF printed it. */
+/**
+ * A report's photos that are gone: deleted, or moved to another project. `held` counts those of
+ * them the stored PDF printed (their `sha256` is set), which a new PDF would leave out.
+ */
+export async function countGonePhotos(
+  db: Database,
+  reportId: number,
+): Promise<{ total: number; gone: number; held: { deleted: number; moved: number } }> {
+  const deleted = sql`(uploads.id is null)`;
+  const moved = sql`(uploads.project_id <> reports.project_id)`;
+  const count = (condition: RawBuilder<unknown>) =>
+    sql<number | string | null>`sum(case when ${condition} then 1 else 0 end)`;
+  const row = await db
+    .selectFrom('report_photos as rp')
+    .innerJoin('reports', 'reports.id', 'rp.report_id')
+    .leftJoin('uploads', 'uploads.id', 'rp.upload_id')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('total'),
+      count(sql`${deleted} or ${moved}`).as('gone'),
+      count(sql`${deleted} and rp.sha256 is not null`).as('held_deleted'),
+      count(sql`${moved} and rp.sha256 is not null`).as('held_moved'),
+    ])
+    .where('rp.report_id', '=', reportId)
+    .executeTakeFirstOrThrow();
+  return {
+    total: Number(row.total),
+    gone: Number(row.gone ?? 0),
+    held: { deleted: Number(row.held_deleted ?? 0), moved: Number(row.held_moved ?? 0) },
+  };
+}
+
+/**
+ * The SHA-256 each photo's original had when the PDF printed it; the photos the new PDF left out
+ * (gone before it was made) lose theirs, so a set hash always means "the stored PDF holds it".
+ */
 export async function setReportPhotoHashes(
   db: Database,
   reportId: number,
   hashes: { position: number; sha256: string }[],
 ): Promise<void> {
+  let unprinted = db
+    .updateTable('report_photos')
+    .set({ sha256: null })
+    .where('report_id', '=', reportId)
+    .where('sha256', 'is not', null);
+  if (hashes.length > 0)
+    unprinted = unprinted.where(
+      'position',
+      'not in',
+      hashes.map((h) => h.position),
+    );
+  await unprinted.execute();
   for (const { position, sha256 } of hashes)
     await db
       .updateTable('report_photos')
@@ -376,22 +533,28 @@ export async function setReportPhotoHashes(
 }
 
 /**
- * Each report's first photo that still exists, with its preview's key (the report's card shows
- * it).
+ * Each report's first photo that is still there (not deleted, still in the report's project),
+ * with its preview's key (the report's card shows it).
  */
 export function findReportThumbs(db: Database, reportIds: number[]) {
   if (reportIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('report_photos as rp')
-    .innerJoin('uploads', 'uploads.id', 'rp.upload_id')
+    .innerJoin('reports', 'reports.id', 'rp.report_id')
+    .innerJoin('uploads', (join) =>
+      join
+        .onRef('uploads.id', '=', 'rp.upload_id')
+        .onRef('uploads.project_id', '=', 'reports.project_id'),
+    )
     .select(['rp.report_id', 'uploads.id as upload_id', 'uploads.preview_key'])
     .where('rp.report_id', 'in', reportIds)
     .where('rp.position', '=', (eb) =>
       eb
         .selectFrom('report_photos as first')
+        .innerJoin('uploads as fu', 'fu.id', 'first.upload_id')
         .select((inner) => inner.fn.min<number>('first.position').as('position'))
         .whereRef('first.report_id', '=', 'rp.report_id')
-        .where('first.upload_id', 'is not', null),
+        .whereRef('fu.project_id', '=', 'reports.project_id'),
     )
     .execute();
 }
@@ -408,13 +571,20 @@ export function findUploadsForReport(db: Database, ids: number[]) {
 
 /**
  * What the generation prints of each photo still in the report, in order: the uploader, the
- * stored keys, the capture data. Small rows (no image bytes): a 500-photo report reads them at
+ * stored keys, the capture data. Still in the report means not deleted and still in the
+ * report's project (`uploads.project_id = reports.project_id`): a photo moved to another project
+ * is left out as a deleted one is. Small rows (no image bytes): a 500-photo report reads them at
  * once.
  */
 export function listPhotosToPrint(db: Database, reportId: number) {
   return db
     .selectFrom('report_photos as rp')
-    .innerJoin('uploads', 'uploads.id', 'rp.upload_id')
+    .innerJoin('reports', 'reports.id', 'rp.report_id')
+    .innerJoin('uploads', (join) =>
+      join
+        .onRef('uploads.id', '=', 'rp.upload_id')
+        .onRef('uploads.project_id', '=', 'reports.project_id'),
+    )
     .innerJoin('users as creator', 'creator.id', 'uploads.creator_id')
     .select([
       'rp.position',
@@ -478,6 +648,7 @@ function selectLinks(db: Database) {
       'report_links.last_download_at',
       'maker.firstname as maker_firstname',
       'maker.lastname as maker_lastname',
+      'maker.is_active as maker_active',
     ]);
 }
 
@@ -523,16 +694,18 @@ export async function revokeLink(db: Database, id: number, now: string): Promise
     .execute();
 }
 
-/** A link by its token's hash, with its report's PDF and title. */
+/** A link by its token's hash, with its report's PDF and title, and whether its maker is active. */
 export function findLinkByHash(db: Database, tokenHash: string) {
   return db
     .selectFrom('report_links')
     .innerJoin('reports', 'reports.id', 'report_links.report_id')
+    .innerJoin('users as maker', 'maker.id', 'report_links.created_by')
     .select([
       'report_links.id',
       'report_links.report_id',
       'report_links.expires_at',
       'report_links.revoked_at',
+      'maker.is_active as maker_active',
       'reports.title',
       'reports.pdf_key',
     ])
@@ -541,8 +714,8 @@ export function findLinkByHash(db: Database, tokenHash: string) {
 }
 
 /**
- * Counts one download, only while the link works (not revoked, not expired at `now`): answers
- * whether it did. One statement, so concurrent downloads each count.
+ * Counts one download, only while the link works (not revoked, not expired at `now`, its maker
+ * still active): answers whether it did. One statement, so concurrent downloads each count.
  */
 export async function countLinkDownload(db: Database, id: number, now: string): Promise<boolean> {
   const result = await db
@@ -551,6 +724,15 @@ export async function countLinkDownload(db: Database, id: number, now: string): 
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('users')
+          .select('users.id')
+          .whereRef('users.id', '=', 'report_links.created_by')
+          .where('users.is_active', '=', 1),
+      ),
+    )
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }

@@ -18,7 +18,7 @@ import type { AuthUser } from '../auth/auth.service.js';
 import { lockOpenProjects } from '../projects/projects.service.js';
 import { getUploads } from '../uploads/uploads.service.js';
 import { getTeamName } from '../workspace/workspace.service.js';
-import type { ReportQueue } from './report-generator.js';
+import { NOTHING_LEFT, photosGoneSincePdf, type ReportQueue } from './report-generator.js';
 import * as repo from './reports.repository.js';
 
 /*
@@ -28,8 +28,12 @@ import * as repo from './reports.repository.js';
  *
  * - Every signed-in member reads every report and downloads its PDF (all members see all
  *   projects); the author or an admin re-generates, deletes and shares it.
- * - A report names its photos by upload; a photo deleted later leaves the PDF as it was, and the
- *   report says it is gone (`report_photos.upload_id` becomes null).
+ * - A report names its photos by upload; a photo deleted later (or moved to another project)
+ *   leaves the PDF as it was, and the report says it is gone (`report_photos.upload_id` becomes
+ *   null on a delete). Re-generating never drops such a photo from a PDF that holds it: once a
+ *   report has a PDF, re-generating it with a photo gone is refused (409).
+ * - A report of an archived project is read-only: no re-generate, no delete (409), as for its
+ *   photos and comments.
  * - The PDF is served like media: a signed link bound to the viewer's session (a presigned URL
  *   on S3). Public links for people outside the team are in `reports.links.ts`.
  */
@@ -53,6 +57,8 @@ const QUEUE_RETRY_AFTER_SECONDS = 60;
 const reportNotFound = () => notFound('Report');
 const ARCHIVED =
   'This project is archived, so no new report can be made of it; its creator or an admin can restore it.';
+const READ_ONLY =
+  'This project is archived, so its reports are read-only; its creator or an admin can restore it.';
 
 /** The author or an admin may re-generate, share and delete a report. */
 export const canManageReport = (row: { author_id: number }, viewer: AuthUser) =>
@@ -158,7 +164,9 @@ async function toDetail(
     toReports(deps, [row], viewer),
     repo.listReportPhotos(deps.db, row.id),
   ]);
-  const ids = photoRows.flatMap((p) => (p.upload_id === null ? [] : [p.upload_id]));
+  // Only the photos still in the report's project: one moved to another project is gone for the
+  // report as a deleted one is (upload null; its id stays, the photo lives on elsewhere).
+  const ids = photoRows.flatMap((p) => (p.present && p.upload_id !== null ? [p.upload_id] : []));
   // Through the uploads service, so a photo here is the same shape as in every feed.
   const uploads = new Map<number, Upload>();
   for (const upload of await getUploads(deps, ids, viewer)) uploads.set(upload.id, upload);
@@ -168,7 +176,7 @@ async function toDetail(
     name: p.name,
     caption: p.caption,
     sha256: p.sha256,
-    upload: p.upload_id === null ? null : (uploads.get(p.upload_id) ?? null),
+    upload: p.present && p.upload_id !== null ? (uploads.get(p.upload_id) ?? null) : null,
   }));
   return {
     ...report!,
@@ -316,38 +324,58 @@ export async function createReport(
 
 /**
  * POST /api/report/{id}/regenerate: the author or an admin asks for a new PDF of the same
- * photos (as they are now; deleted ones are left out). The PDF made before stays downloadable
- * until the new one replaces it. 409 while one is queued or being made.
+ * photos as they are now. The PDF made before stays downloadable until the new one replaces it.
+ * Never at the cost of evidence: once the report has a PDF, a photo gone since (deleted, or moved
+ * to another project) refuses it (409: the PDF keeps the photo; a new report leaves it out).
+ * Without a PDF (the first generation failed) the photos that remain are made into one, and the
+ * report's photo count becomes what it holds; none left: 409. Also 409 while one is queued or
+ * being made, and while the project is archived (read-only).
  */
 export async function regenerateReport(
   deps: ReportQueueDeps,
   id: number,
   viewer: AuthUser,
 ): Promise<ReportDetail> {
-  await findManagedReport(deps.db, id, viewer, 're-generate it');
-  if (!(await repo.requeueReport(deps.db, id, nowIso()))) {
-    if (!(await repo.findReportById(deps.db, id))) throw reportNotFound();
-    throw conflict(
-      'This report’s PDF is being made right now. Wait until it is ready, then try again.',
-      'report_generating',
-    );
-  }
+  const report = await findManagedReport(deps.db, id, viewer, 're-generate it');
+  await writeTransaction(deps.db, async (trx) => {
+    await lockOpenProjects(trx, [report.project_id], () => READ_ONLY);
+    const row = await repo.findReportById(trx, id);
+    if (!row) throw reportNotFound();
+    if (row.status === 'ready' || row.status === 'failed') {
+      const photos = await repo.countGonePhotos(trx, id);
+      if (row.pdf_key !== null && photos.held.deleted + photos.held.moved > 0)
+        throw conflict(
+          photosGoneSincePdf(photos.held, row.generated_at ?? row.created_at, row.time_zone),
+          'report_photos_gone',
+        );
+      if (photos.gone >= photos.total) throw conflict(NOTHING_LEFT, 'report_empty');
+    }
+    if (!(await repo.requeueReport(trx, id, nowIso())))
+      throw conflict(
+        'This report’s PDF is being made right now. Wait until it is ready, then try again.',
+        'report_generating',
+      );
+  });
   deps.reportQueue.wake();
   return getReport(deps, id, viewer);
 }
 
 /**
  * DELETE /api/report/{id}: the author or an admin deletes the report with its photo list, its
- * public links and its event and notifications, then its stored PDF. A generation running for
- * it finds the report gone and deletes what it made.
+ * public links and its event and notifications, then its stored PDF (409 while its project is
+ * archived: read-only). A generation running for it finds the report gone and deletes what it
+ * made.
  */
 export async function deleteReport(
   deps: Pick<ReportsDeps, 'db' | 'storage'>,
   id: number,
   viewer: AuthUser,
 ): Promise<void> {
-  await findManagedReport(deps.db, id, viewer, 'delete it');
-  const deleted = await writeTransaction(deps.db, (trx) => repo.deleteReport(trx, id));
+  const report = await findManagedReport(deps.db, id, viewer, 'delete it');
+  const deleted = await writeTransaction(deps.db, async (trx) => {
+    await lockOpenProjects(trx, [report.project_id], () => READ_ONLY);
+    return repo.deleteReport(trx, id);
+  });
   if (!deleted) throw reportNotFound();
   // A PDF that cannot be removed now is left to the sweeper: no report names it.
   if (deleted.pdf_key !== null) await deps.storage.delete(deleted.pdf_key).catch(() => undefined);

@@ -74,6 +74,56 @@ const pdfKey = async (id: number) =>
       .executeTakeFirstOrThrow()
   ).pdf_key;
 
+const status = async (id: number) =>
+  (
+    await ctx.db
+      .selectFrom('reports')
+      .select('status')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+  ).status;
+
+/** Three new photos of the author's in the project (each test deletes or moves its own). */
+async function threePhotos(): Promise<[number, number, number]> {
+  return [
+    await buildUpload(ctx, { projectId, creatorId: author.id, name: 'First' }),
+    await buildUpload(ctx, { projectId, creatorId: author.id, name: 'Second' }),
+    await buildUpload(ctx, { projectId, creatorId: author.id, name: 'Third' }),
+  ];
+}
+
+const deletePhoto = (id: number) =>
+  api(ctx, { method: 'DELETE', url: `/api/upload/delete/${id}`, token: author.token });
+const movePhoto = (id: number, toProject: number) =>
+  api(ctx, {
+    method: 'PATCH',
+    url: `/api/upload/update/no-image/${id}`,
+    token: author.token,
+    payload: { upload: { projectId: toProject } },
+  });
+
+/** A report of the author's whose first generation failed: no PDF. */
+async function failedFirst(uploadIds: number[]): Promise<number> {
+  const id = await buildReport(ctx, { projectId, authorId: author.id, uploadIds });
+  const result = await ctx.db
+    .updateTable('reports')
+    .set({ status: 'failed', error: 'The PDF could not be made.' })
+    .where('id', '=', id)
+    .where('status', '=', 'queued')
+    .executeTakeFirst();
+  expect(result.numUpdatedRows).toBe(1n);
+  return id;
+}
+
+/** The day a report's PDF was made, as the refusals write it (its time zone: UTC here). */
+const madeOn = (report: ReportDetail) =>
+  new Date(report.pdf!.generatedAt).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+
 const reportEvents = (id: number) =>
   ctx.db
     .selectFrom('events')
@@ -398,18 +448,143 @@ describe('POST /api/report/{id}/regenerate', () => {
 
   it('answers 409 while the PDF is queued or being made', async () => {
     const id = await buildReport(ctx, { projectId, authorId: author.id, uploadIds: [photos[0]!] });
-    await ctx.db
-      .updateTable('reports')
-      .set({ status: 'generating', updated_at: '9999-01-01T00:00:00.000Z' })
-      .where('id', '=', id)
-      .execute();
-    const res = await regenerate(id, author.token);
-    expect(res.statusCode).toBe(409);
-    expect(res.json<ErrorResponse>()).toMatchObject({
-      code: 'report_generating',
-      message: expect.stringContaining('Wait until it is ready'),
+    try {
+      // Queued: built, not handed to the queue (which looks again only every few seconds).
+      const queued = await regenerate(id, author.token);
+      expect(await status(id)).toBe('queued');
+      expect(queued.statusCode, queued.body).toBe(409);
+      expect(queued.json<ErrorResponse>()).toMatchObject({
+        code: 'report_generating',
+        message: expect.stringContaining('Wait until it is ready'),
+      });
+      // Being made (by another instance: its heartbeat is recent).
+      await ctx.db
+        .updateTable('reports')
+        .set({ status: 'generating', updated_at: '9999-01-01T00:00:00.000Z' })
+        .where('id', '=', id)
+        .execute();
+      const res = await regenerate(id, author.token);
+      expect(res.statusCode).toBe(409);
+      expect(res.json<ErrorResponse>()).toMatchObject({
+        code: 'report_generating',
+        message: expect.stringContaining('Wait until it is ready'),
+      });
+    } finally {
+      await ctx.db.deleteFrom('reports').where('id', '=', id).execute();
+    }
+  });
+
+  it('never drops a photo from a PDF that holds it: 409 once one is deleted or moved away, the PDF kept', async () => {
+    const [a, b, c] = await threePhotos();
+    const report = await readyReport({
+      photos: [{ uploadId: a }, { uploadId: b }, { uploadId: c }],
     });
-    await ctx.db.deleteFrom('reports').where('id', '=', id).execute();
+    const key = (await pdfKey(report.id))!;
+    const bytes = await ctx.storage.get(key);
+    const day = madeOn(report);
+
+    expect((await deletePhoto(b)).statusCode).toBe(200);
+    const one = await regenerate(report.id, author.token);
+    expect(one.statusCode, one.body).toBe(409);
+    expect(one.json<ErrorResponse>()).toMatchObject({
+      code: 'report_photos_gone',
+      message: `1 photo of this report was deleted since its PDF was made on ${day}; making it again would leave it out. The PDF keeps it; make a new report instead.`,
+    });
+
+    // A photo moved to another project is gone for the report too.
+    const elsewhere = await buildProject(ctx, { creatorId: author.id, name: 'Elsewhere' });
+    expect((await movePhoto(c, elsewhere.id)).statusCode).toBe(200);
+    const two = await regenerate(report.id, admin.token);
+    expect(two.statusCode).toBe(409);
+    expect(two.json<ErrorResponse>().message).toBe(
+      `2 photos of this report were deleted or moved to another project since its PDF was made on ${day}; making it again would leave them out. The PDF keeps them; make a new report instead.`,
+    );
+
+    const after = (await get(report.id, member.token)).json<ReportDetail>();
+    expect(after).toMatchObject({ status: 'ready', photoCount: 3, goneCount: 2 });
+    expect(after.photos.map((p) => [p.uploadId, p.upload?.id ?? null])).toEqual([
+      [a, a],
+      [null, null],
+      // Moved: shown like a gone photo (the upload lives on in the other project).
+      [c, null],
+    ]);
+    expect(await pdfKey(report.id)).toBe(key);
+    expect(await ctx.storage.get(key)).toEqual(bytes);
+  });
+
+  it('shows a photo moved to another project as gone, and not as the report’s thumbnail', async () => {
+    const [a, b] = await threePhotos();
+    const id = await buildReport(ctx, { projectId, authorId: author.id, uploadIds: [a, b] });
+    const elsewhere = await buildProject(ctx, { creatorId: author.id });
+    expect((await movePhoto(a, elsewhere.id)).statusCode).toBe(200);
+    const report = (await get(id, author.token)).json<ReportDetail>();
+    expect(report).toMatchObject({ goneCount: 1, thumb: { uploadId: b } });
+    expect(report.photos[0]).toMatchObject({ uploadId: a, upload: null });
+    expect(report.photos[1]?.upload?.id).toBe(b);
+  });
+
+  it('without a PDF yet (the first generation failed), makes one of the photos that remain; none left: 409', async () => {
+    const [a, b, c] = await threePhotos();
+    const id = await failedFirst([a, b, c]);
+    expect((await deletePhoto(b)).statusCode).toBe(200);
+    const elsewhere = await buildProject(ctx, { creatorId: author.id });
+    expect((await movePhoto(c, elsewhere.id)).statusCode).toBe(200);
+    const res = await regenerate(id, author.token);
+    expect(res.statusCode, res.body).toBe(202);
+    const made = await waitForReport(ctx, author.token, id);
+    expect(made).toMatchObject({ status: 'ready', photoCount: 1, progress: 1, goneCount: 2 });
+    // Only what the PDF holds has a hash.
+    expect(made.photos.map((p) => p.sha256 !== null)).toEqual([true, false, false]);
+    expect(await reportEvents(id)).toHaveLength(1);
+    // The PDF never held the photos gone before it: making it again loses nothing.
+    const again = await regenerate(id, author.token);
+    expect(again.statusCode, again.body).toBe(202);
+    expect((await waitForReport(ctx, author.token, id)).status).toBe('ready');
+
+    const only = (await threePhotos())[0];
+    const empty = await failedFirst([only]);
+    expect((await deletePhoto(only)).statusCode).toBe(200);
+    const refused = await regenerate(empty, author.token);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json<ErrorResponse>()).toMatchObject({
+      code: 'report_empty',
+      message: 'Every photo of this report was deleted; there is nothing to make a PDF of.',
+    });
+    expect(await status(empty)).toBe('failed');
+  });
+});
+
+describe('a report of an archived project', () => {
+  it('is read-only: re-generate and delete answer 409; the report and its PDF stay', async () => {
+    const project = await buildProject(ctx, { creatorId: author.id, name: 'Mothballed' });
+    const photo = await buildUpload(ctx, { projectId: project.id, creatorId: author.id });
+    const report = await readyReport({ projectId: project.id, photos: [{ uploadId: photo }] });
+    const key = (await pdfKey(report.id))!;
+    await archiveProject(ctx, project.id);
+    for (const [call, who] of [
+      [regenerate, author],
+      [regenerate, admin],
+      [remove, author],
+      [remove, admin],
+    ] as const) {
+      const res = await call(report.id, who.token);
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json<ErrorResponse>()).toMatchObject({
+        code: 'project_archived',
+        message:
+          'This project is archived, so its reports are read-only; its creator or an admin can restore it.',
+      });
+    }
+    // Who may not manage it is still told so first.
+    expect((await remove(report.id, member.token)).statusCode).toBe(403);
+    expect(await status(report.id)).toBe('ready');
+    expect(await pdfKey(report.id)).toBe(key);
+    expect(await ctx.storage.get(key)).not.toBeNull();
+    // Read as before.
+    expect((await get(report.id, member.token)).json<ReportDetail>()).toMatchObject({
+      project: { archived: true },
+      status: 'ready',
+    });
   });
 });
 
