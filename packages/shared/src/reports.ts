@@ -241,6 +241,15 @@ export const createReportLinkRequestSchema = z.object(
   { error: 'The request must be an object such as { "expiresInDays": 30 }.' },
 );
 export type CreateReportLinkRequest = z.input<typeof createReportLinkRequestSchema>;
+/**
+ * The body of `POST /api/report/{id}/links` as the server reads it: `createReportLinkRequestSchema`,
+ * or no body at all, read as `{}` (a link for `reportLimits.linkDaysDefault` days). Fastify hands
+ * a missing body to the validator as null.
+ */
+export const createReportLinkBodySchema = z.preprocess(
+  (body) => body ?? {},
+  createReportLinkRequestSchema,
+);
 
 export const reportLinkTokenParamsSchema = z.object({
   token: z

@@ -3,10 +3,14 @@
 // expiry, revocation, the download count, guessing, and the token kept out of the log.
 import type { CreatedReportLink, ErrorResponse, ReportDetail, ReportLink } from '@sitelog/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { KyselyPlugin } from 'kysely';
+import type { Readable } from 'node:stream';
 import { MEDIA_CSP } from '../../http/security-headers.js';
+import type { Storage } from '../../media/storage/index.js';
 import { buildProject, buildReport, buildUpload } from '../../../test/factories.js';
 import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
 import { waitForReport } from '../../../test/reports.js';
+import { openSharedReport } from './reports.links.js';
 
 let ctx: TestContext;
 type Member = Awaited<ReturnType<typeof signedInUser>>;
@@ -142,6 +146,35 @@ describe('POST /api/report/{id}/links', () => {
     });
   });
 
+  it('takes no body at all, or an empty one, as the 30 days default', async () => {
+    const withNone = await api(ctx, {
+      method: 'POST',
+      url: `/api/report/${reportA.id}/links`,
+      token: author.token,
+    });
+    const withEmpty = await api(ctx, {
+      method: 'POST',
+      url: `/api/report/${reportA.id}/links`,
+      token: author.token,
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
+    for (const res of [withNone, withEmpty]) {
+      expect(res.statusCode, res.body).toBe(201);
+      const days = (Date.parse(res.json<ReportLink>().expiresAt) - Date.now()) / 86_400_000;
+      expect(Math.round(days)).toBe(30);
+    }
+    // A body that is there is still read as JSON.
+    const bad = await api(ctx, {
+      method: 'POST',
+      url: `/api/report/${reportA.id}/links`,
+      token: author.token,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"expiresInDays":',
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('makes an unguessable link, valid 30 days unless asked, storing only its hash', async () => {
     const before = Date.now();
     const made = await link(reportA.id);
@@ -211,8 +244,9 @@ describe('DELETE /api/report/link/{id}', () => {
     expect(refused.statusCode).toBe(410);
     expect(refused.json<ErrorResponse>()).toMatchObject({
       code: 'report_link_revoked',
+      // An admin switched it off here: the message names nobody.
       message:
-        'This report link has been switched off by the report’s author. Ask them for a new link.',
+        'This report link has been switched off. Ask the person who shared it for a new one.',
     });
     const listed = (await listLinks(reportA.id, author.token))
       .json<ReportLink[]>()
@@ -298,18 +332,127 @@ describe('GET /api/report/shared/{token} (public)', () => {
     const made = await link(report.id);
     const first = await storedPdf(report.id);
     expect((await open(made.path)).rawPayload.equals(first)).toBe(true);
-    const again = await api(ctx, {
-      method: 'POST',
-      url: `/api/report/${report.id}/regenerate`,
-      token: author.token,
-    });
-    expect(again.statusCode).toBe(202);
-    const during = await open(made.path);
-    expect(during.statusCode).toBe(200);
-    expect(during.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
-    await waitForReport(ctx, author.token, report.id);
+    // The new PDF is held on its way to storage, so the re-generation is still running.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let storing = false;
+    const put = ctx.storage.put.bind(ctx.storage);
+    ctx.storage.put = async (key, source, type) => {
+      if (key.startsWith('reports/')) {
+        storing = true;
+        await held;
+      }
+      return put(key, source, type);
+    };
+    try {
+      const again = await api(ctx, {
+        method: 'POST',
+        url: `/api/report/${report.id}/regenerate`,
+        token: author.token,
+      });
+      expect(again.statusCode).toBe(202);
+      const end = Date.now() + 15_000;
+      while (!storing && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+      expect(storing).toBe(true);
+      const during = await open(made.path);
+      expect(during.statusCode).toBe(200);
+      expect(during.rawPayload.equals(first)).toBe(true);
+    } finally {
+      release();
+      ctx.storage.put = put;
+    }
+    expect((await waitForReport(ctx, author.token, report.id)).status).toBe('ready');
     const second = await storedPdf(report.id);
+    expect(second.equals(first)).toBe(false);
     expect((await open(made.path)).rawPayload.equals(second)).toBe(true);
+  });
+
+  it('stops working once the member who made it is deactivated (410), and again once reactivated', async () => {
+    const maker = await signedInUser(ctx, { firstname: 'Lena', lastname: 'Leaving' });
+    const project = (await buildProject(ctx, { creatorId: maker.id })).id;
+    const photo = await buildUpload(ctx, { projectId: project, creatorId: maker.id });
+    const today = new Date().toISOString().slice(0, 10);
+    const created = await api(ctx, {
+      method: 'POST',
+      url: '/api/report',
+      token: maker.token,
+      payload: {
+        projectId: project,
+        type: 'daily',
+        title: 'Handover',
+        from: today,
+        to: today,
+        layout: 1,
+        photos: [{ uploadId: photo }],
+      },
+    });
+    expect(created.statusCode, created.body).toBe(202);
+    const report = await waitForReport(ctx, maker.token, created.json<ReportDetail>().id);
+    expect(report.status).toBe('ready');
+    const res = await makeLink(report.id, maker.token);
+    expect(res.statusCode).toBe(201);
+    const made = res.json<CreatedReportLink>();
+    expect((await open(made.path)).statusCode).toBe(200);
+
+    const off = await api(ctx, {
+      method: 'DELETE',
+      url: `/api/user/${maker.id}`,
+      token: admin.token,
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    const refused = await open(made.path);
+    expect(refused.statusCode).toBe(410);
+    expect(refused.json<ErrorResponse>()).toMatchObject({
+      code: 'report_link_maker_deactivated',
+      message:
+        'This link was switched off: the account of the person who shared it has been deactivated. Ask the team for a new link.',
+    });
+    expect((await linkRow(made.id)).downloads).toBe(1);
+    const listed = (await listLinks(report.id, admin.token))
+      .json<ReportLink[]>()
+      .find((l) => l.id === made.id);
+    expect(listed).toMatchObject({ active: false, revokedAt: null });
+
+    const on = await api(ctx, {
+      method: 'GET',
+      url: `/api/user/${maker.id}/activate`,
+      token: admin.token,
+    });
+    expect(on.statusCode, on.body).toBe(200);
+    expect((await open(made.path)).statusCode).toBe(200);
+    expect((await linkRow(made.id)).downloads).toBe(2);
+  });
+
+  it('closes the PDF’s stream when counting the download fails', async () => {
+    const made = await link(reportB.id);
+    const token = made.path.split('/').pop()!;
+    let body: Readable | undefined;
+    const storage: Storage = {
+      ...ctx.storage,
+      stream: async (key) => {
+        const object = await ctx.storage.stream(key);
+        body = object?.body;
+        return object;
+      },
+    };
+    // The database refuses the count's write (a lost connection, a full disk).
+    const failingWrites: KyselyPlugin = {
+      transformQuery: ({ node }) => {
+        if (node.kind === 'UpdateQueryNode') throw new Error('the database went away');
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    };
+    await expect(
+      openSharedReport(
+        { db: ctx.db.withPlugin(failingWrites), config: ctx.config, storage },
+        token,
+        '203.0.113.7',
+      ),
+    ).rejects.toThrow('the database went away');
+    expect(body).toBeDefined();
+    expect(body!.destroyed).toBe(true);
+    expect((await linkRow(made.id)).downloads).toBe(0);
   });
 
   it('answers an unknown token 404 and a malformed one 400, with clear messages', async () => {

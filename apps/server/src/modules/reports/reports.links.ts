@@ -20,6 +20,8 @@ import { findManagedReport, pdfFileName, type ReportsDeps } from './reports.serv
  *   still works, so concurrent downloads all count and none slips past a revocation.
  * - A token no link has counts against the caller's address like a failed sign-in (the
  *   invitations' rule), so tokens cannot be guessed at speed.
+ * - A link works only while the member who made it is active, as an invitation link does: a
+ *   deactivated member's links stop (410), and work again if the account is reactivated.
  * - Deleting the report deletes its links (the foreign key cascades).
  */
 
@@ -28,15 +30,23 @@ const DAY_MS = 24 * 3600_000;
 const LINK_UNKNOWN =
   'This report link is not valid. Check that you opened the whole link, or ask the person who shared it for a new one.';
 const LINK_REVOKED =
-  'This report link has been switched off by the report’s author. Ask them for a new link.';
+  'This report link has been switched off. Ask the person who shared it for a new one.';
+const LINK_MAKER_DEACTIVATED =
+  'This link was switched off: the account of the person who shared it has been deactivated. Ask the team for a new link.';
 const LINK_EXPIRED = 'This report link has expired. Ask the person who shared it for a new one.';
 const PDF_MISSING =
   'The report’s PDF cannot be found right now. Ask the person who shared it to make it again.';
 
 const linkGone = (code: string, message: string) => new AppError(410, code, message);
 
-const isActive = (row: { revoked_at: string | null; expires_at: string }, now: number) =>
-  row.revoked_at === null && now < Date.parse(row.expires_at);
+/** A link's state as its refusal reads it: `maker_active` is the maker's `users.is_active`. */
+interface LinkState {
+  revoked_at: string | null;
+  expires_at: string;
+  maker_active: number;
+}
+
+const isActive = (row: LinkState, now: number) => linkRefusal(row, now) === null;
 
 function toLink(row: repo.LinkRow, now: number): ReportLink {
   return {
@@ -122,8 +132,10 @@ export interface SharedPdf {
 }
 
 /** Why a link that exists does not work, or null while it does. */
-function linkRefusal(row: { revoked_at: string | null; expires_at: string }, now: number) {
+function linkRefusal(row: LinkState, now: number) {
   if (row.revoked_at !== null) return linkGone('report_link_revoked', LINK_REVOKED);
+  if (row.maker_active !== 1)
+    return linkGone('report_link_maker_deactivated', LINK_MAKER_DEACTIVATED);
   if (now >= Date.parse(row.expires_at)) return linkGone('report_link_expired', LINK_EXPIRED);
   return null;
 }
@@ -131,8 +143,8 @@ function linkRefusal(row: { revoked_at: string | null; expires_at: string }, now
 /**
  * GET /api/report/shared/{token} (public): the PDF of the link's report, counted as one download.
  * 404 for a token no link has (counted against the address's limit; 429 once over it), 410 for
- * a revoked or expired link, 404 when the report has no stored PDF, 503 when storage cannot be
- * reached.
+ * a revoked or expired link or one whose maker is deactivated, 404 when the report has no stored
+ * PDF, 503 when storage cannot be reached.
  */
 export async function openSharedReport(
   deps: Pick<ReportsDeps, 'db' | 'config' | 'storage'>,
@@ -163,8 +175,16 @@ export async function openSharedReport(
     throw refusal;
   }
   if (!object) throw new AppError(404, 'report_pdf_missing', PDF_MISSING);
-  // Counted only if the link still works now (revoked or expired since it was read: refused).
-  if (!(await repo.countLinkDownload(deps.db, link.id, nowIso()))) {
+  // Counted only if the link still works now (revoked, expired or its maker deactivated since
+  // it was read: refused). The stream is closed on every way out but the answer.
+  let counted: boolean;
+  try {
+    counted = await repo.countLinkDownload(deps.db, link.id, nowIso());
+  } catch (err) {
+    object.body.destroy();
+    throw err;
+  }
+  if (!counted) {
     object.body.destroy();
     const now = await repo.findLinkByHash(deps.db, hashToken(token));
     throw (now && linkRefusal(now, Date.now())) ?? linkGone('report_link_revoked', LINK_REVOKED);

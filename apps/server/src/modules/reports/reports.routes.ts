@@ -1,6 +1,6 @@
 import {
   createdReportLinkSchema,
-  createReportLinkRequestSchema,
+  createReportLinkBodySchema,
   createReportRequestSchema,
   errorResponseSchema,
   idParamsSchema,
@@ -80,9 +80,21 @@ export function reportRoutes(app: FastifyInstance, deps: reports.ReportQueueDeps
   r.post(
     '/api/report/:id/links',
     {
+      // The body is optional (none: 30 days). A client that says JSON but sends no body (no
+      // `Content-Length`, or 0, and no `Transfer-Encoding`) is read as sending none, not refused
+      // as an empty JSON body.
+      onRequest: (req, _reply, done) => {
+        const length = req.headers['content-length'];
+        if (
+          req.headers['transfer-encoding'] === undefined &&
+          (length === undefined || length === '0')
+        )
+          delete req.headers['content-type'];
+        done();
+      },
       schema: {
         params: idParamsSchema,
-        body: createReportLinkRequestSchema,
+        body: createReportLinkBodySchema,
         response: { 201: createdReportLinkSchema, ...errorResponses },
       },
     },
