@@ -4,6 +4,7 @@
 import type { CreatedReportLink, ErrorResponse, ReportDetail, ReportLink } from '@sitelog/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { KyselyPlugin } from 'kysely';
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { MEDIA_CSP } from '../../http/security-headers.js';
 import type { Storage } from '../../media/storage/index.js';
@@ -11,6 +12,7 @@ import { buildProject, buildReport, buildUpload } from '../../../test/factories.
 import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
 import { waitForReport } from '../../../test/reports.js';
 import { openSharedReport } from './reports.links.js';
+import { sharedLinkErrorPage } from './reports.routes.js';
 
 let ctx: TestContext;
 type Member = Awaited<ReturnType<typeof signedInUser>>;
@@ -88,6 +90,38 @@ const open = (
   path: string,
   options: { remoteAddress?: string; headers?: Record<string, string> } = {},
 ) => ctx.app.inject({ method: 'GET', url: path, ...options });
+
+/** What Chromium sends when a link is opened (a navigation). */
+const BROWSER = {
+  accept:
+    'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7',
+};
+const ASK_FOR_NEW = 'Ask the person who sent you the link for a new one.';
+
+/** A refusal answered as a page: self-contained, never cached or indexed, its style by hash. */
+function expectPage(res: Awaited<ReturnType<typeof open>>, status: number, message: string) {
+  expect(res.statusCode).toBe(status);
+  expect(res.headers).toMatchObject({
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-robots-tag': 'noindex, nofollow',
+    'x-content-type-options': 'nosniff',
+    vary: 'accept',
+  });
+  const csp = res.headers['content-security-policy'] as string;
+  expect(csp.split('; ')[0]).toBe("default-src 'none'");
+  expect(csp).toContain("frame-ancestors 'none'");
+  const style = /<style>([^<]*)<\/style>/.exec(res.body)?.[1];
+  expect(style).toBeDefined();
+  expect(csp).toContain(
+    `style-src 'sha256-${createHash('sha256').update(style!).digest('base64')}'`,
+  );
+  expect(res.body).toMatch(/^<!doctype html>/);
+  expect(res.body).toContain('<title>Sitelog report link</title>');
+  expect(res.body).toContain(`<p>${message}</p>`);
+  // Nothing the page loads: no script, no other request.
+  expect(res.body).not.toMatch(/<script|<link|src=|href=|url\(/i);
+}
 
 async function link(reportId: number, body: unknown = {}): Promise<CreatedReportLink> {
   const res = await makeLink(reportId, author.token, body);
@@ -273,7 +307,8 @@ describe('GET /api/report/shared/{token} (public)', () => {
     expect(res.headers).toMatchObject({
       'content-type': 'application/pdf',
       'content-length': String(pdfA.length),
-      'content-disposition': `attachment; filename="Report A _ _lhafen.pdf"; filename*=UTF-8''Report%20A%20%E2%80%94%20%C3%96lhafen.pdf`,
+      // Named after the title and the report's id, as the session's link names it.
+      'content-disposition': `attachment; filename="Report A _ _lhafen (report ${reportA.id}).pdf"; filename*=UTF-8''Report%20A%20%E2%80%94%20%C3%96lhafen%20%28report%20${reportA.id}%29.pdf`,
       'cache-control': 'private, no-store',
       'x-content-type-options': 'nosniff',
       'content-security-policy': MEDIA_CSP,
@@ -407,6 +442,13 @@ describe('GET /api/report/shared/{token} (public)', () => {
       message:
         'This link was switched off: the account of the person who shared it has been deactivated. Ask the team for a new link.',
     });
+    const page = await open(made.path, { headers: BROWSER });
+    expectPage(
+      page,
+      410,
+      'This link was switched off: the account of the person who shared it has been deactivated. Ask the team for a new link.',
+    );
+    expect(page.body).toContain(ASK_FOR_NEW);
     expect((await linkRow(made.id)).downloads).toBe(1);
     const listed = (await listLinks(report.id, admin.token))
       .json<ReportLink[]>()
@@ -478,6 +520,12 @@ describe('GET /api/report/shared/{token} (public)', () => {
     const blocked = await open(made.path, { remoteAddress });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.headers['retry-after']).toMatch(/^\d+$/);
+    expect(blocked.json<ErrorResponse>().code).toBe('too_many_attempts');
+    // A browser is told the same as a page, with when to try again (a new link would not help).
+    const page = await open(made.path, { remoteAddress, headers: BROWSER });
+    expectPage(page, 429, blocked.json<ErrorResponse>().message);
+    expect(page.headers['retry-after']).toMatch(/^\d+$/);
+    expect(page.body).not.toContain(ASK_FOR_NEW);
     // Another address is not held back, and a real link is no guess.
     expect((await open(made.path)).statusCode).toBe(200);
     expect((await open(made.path)).statusCode).toBe(200);
@@ -494,5 +542,81 @@ describe('GET /api/report/shared/{token} (public)', () => {
     expect(lines.map((l) => (l.req as { url?: string } | undefined)?.url)).toContain(
       '/api/report/shared/[redacted]',
     );
+  });
+});
+
+describe('GET /api/report/shared/{token} opened in a browser', () => {
+  const UNKNOWN =
+    'This report link is not valid. Check that you opened the whole link, or ask the person who shared it for a new one.';
+
+  it('answers a link that does not work with a page, the same status and message', async () => {
+    const unknown = await open(`/api/report/shared/${'A'.repeat(43)}`, { headers: BROWSER });
+    expectPage(unknown, 404, UNKNOWN);
+    expect(unknown.body).toContain(`<p>${ASK_FOR_NEW}</p>`);
+    expectPage(
+      await open('/api/report/shared/short', { headers: BROWSER }),
+      400,
+      'The report link is incomplete.',
+    );
+
+    const revoked = await link(reportA.id);
+    expect((await revoke(revoked.id, author.token)).statusCode).toBe(204);
+    const off = await open(revoked.path, { headers: BROWSER });
+    expectPage(
+      off,
+      410,
+      'This report link has been switched off. Ask the person who shared it for a new one.',
+    );
+    expect(off.body).toContain(ASK_FOR_NEW);
+
+    const expired = await link(reportA.id, { expiresInDays: 1 });
+    await ctx.db
+      .updateTable('report_links')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', expired.id)
+      .execute();
+    expectPage(
+      await open(expired.path, { headers: { accept: 'text/html' } }),
+      410,
+      'This report link has expired. Ask the person who shared it for a new one.',
+    );
+
+    // A link that works is the PDF, whoever asks.
+    const working = await link(reportB.id);
+    const pdf = await open(working.path, { headers: BROWSER });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+  });
+
+  it('keeps the JSON error for API clients: JSON asked for, any type, no Accept, or a tie', async () => {
+    const revoked = await link(reportB.id);
+    expect((await revoke(revoked.id, author.token)).statusCode).toBe(204);
+    for (const accept of [
+      'application/json',
+      '*/*',
+      undefined,
+      'application/json, text/html',
+      'text/html;q=0.5, application/json',
+    ]) {
+      const res = await open(revoked.path, { headers: accept ? { accept } : {} });
+      expect(res.statusCode, accept).toBe(410);
+      expect(res.headers['content-type'], accept).toMatch(/^application\/json/);
+      expect(res.headers.vary).toBe('accept');
+      expect(res.json<ErrorResponse>().code).toBe('report_link_revoked');
+    }
+    const unknown = await open(`/api/report/shared/${'B'.repeat(43)}`, {
+      headers: { accept: 'application/json' },
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json<ErrorResponse>().message).toBe(UNKNOWN);
+  });
+
+  it('escapes the message in the page', () => {
+    const page = sharedLinkErrorPage(`<script>alert("x")</script> & 'quoted'`, false);
+    expect(page).toContain(
+      '<p>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;quoted&#39;</p>',
+    );
+    expect(page).not.toContain('<script>');
+    expect(page).not.toContain(ASK_FOR_NEW);
   });
 });

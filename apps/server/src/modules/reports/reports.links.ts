@@ -192,6 +192,6 @@ export async function openSharedReport(
   return {
     body: object.body,
     size: object.size,
-    disposition: attachmentDisposition(pdfFileName(link.title)),
+    disposition: attachmentDisposition(pdfFileName(link.title, link.report_id)),
   };
 }

@@ -69,7 +69,9 @@ describe('reports with S3 storage', () => {
     const download = await fetch(report.pdf!.link);
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toBe('application/pdf');
-    expect(download.headers.get('content-disposition')).toContain('filename="Bucket walk.pdf"');
+    expect(download.headers.get('content-disposition')).toContain(
+      `filename="Bucket walk (report ${report.id}).pdf"`,
+    );
     expect(Buffer.from(await download.arrayBuffer()).equals(stored)).toBe(true);
 
     // A public link streams it from the bucket through the server.

@@ -82,10 +82,12 @@ export async function findManagedReport(
 }
 
 /**
- * The name a report's PDF downloads under: its title, without characters file systems refuse,
- * and `.pdf`.
+ * The name a report's PDF downloads under, for the session's link and the public one alike: its
+ * title without characters file systems refuse, then the report's id, so two reports of the same
+ * (default) title do not overwrite each other in a downloads folder: `Week 47 (report 12).pdf`.
+ * The web's `download` attribute names it the same way.
  */
-export function pdfFileName(title: string): string {
+export function pdfFileName(title: string, reportId: number): string {
   const cleaned = title
     // eslint-disable-next-line no-control-regex -- control characters are what is removed
     .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]+/g, ' ')
@@ -94,7 +96,7 @@ export function pdfFileName(title: string): string {
     .replace(/^\.+/, '')
     .slice(0, 100)
     .trim();
-  return `${cleaned || 'report'}.pdf`;
+  return `${cleaned || 'Report'} (report ${reportId}).pdf`;
 }
 
 // ---- mapping ---------------------------------------------------------------------------------
@@ -139,7 +141,10 @@ async function toReports(
             ? null
             : {
                 link: await deps.links.url(row.pdf_key, viewer, {
-                  download: { filename: pdfFileName(row.title), contentType: 'application/pdf' },
+                  download: {
+                    filename: pdfFileName(row.title, row.id),
+                    contentType: 'application/pdf',
+                  },
                 }),
                 bytes: row.pdf_bytes ?? 0,
                 pages: row.pdf_pages ?? 0,

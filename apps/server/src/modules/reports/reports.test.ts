@@ -341,16 +341,33 @@ describe('GET /api/report/{id}', () => {
       expect(res.statusCode).toBe(200);
       expect(res.json<ReportDetail>()).toMatchObject({ id, canManage, status: 'ready' });
     }
-    // The link is the viewer's signed media link: served as a PDF download, named after the title.
+    // The link is the viewer's signed media link: served as a PDF download, named after the title
+    // and the report's id.
     const report = (await get(id, member.token)).json<ReportDetail>();
     const pdf = await ctx.app.inject({ method: 'GET', url: report.pdf!.link });
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.headers['content-disposition']).toBe(
-      `attachment; filename="Shared report one.pdf"; filename*=UTF-8''Shared%20report%20one.pdf`,
+      `attachment; filename="Shared report one (report ${id}).pdf"; filename*=UTF-8''Shared%20report%20one%20%28report%20${id}%29.pdf`,
     );
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pdf.rawPayload).toEqual(await ctx.storage.get((await pdfKey(id))!));
+  });
+
+  it('names two reports of the same title apart when their PDFs are downloaded', async () => {
+    const first = await readyReport({ title: 'Daily report' });
+    const second = await readyReport({ title: 'Daily report' });
+    const names = [];
+    for (const { id } of [first, second]) {
+      const report = (await get(id, member.token)).json<ReportDetail>();
+      const pdf = await ctx.app.inject({ method: 'GET', url: report.pdf!.link });
+      expect(pdf.statusCode).toBe(200);
+      names.push(/filename="([^"]*)"/.exec(pdf.headers['content-disposition'] as string)?.[1]);
+    }
+    expect(names).toEqual([
+      `Daily report (report ${first.id}).pdf`,
+      `Daily report (report ${second.id}).pdf`,
+    ]);
   });
 });
 
