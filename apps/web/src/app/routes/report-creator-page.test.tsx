@@ -6,6 +6,7 @@ import type { CreateReportRequest, Project, ReportDetail, Upload } from '@sitelo
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { makeProject } from '@/features/projects/test/make-project';
+import { searchKeys } from '@/features/search/api/keys';
 import { fixTheClock, makeUpload } from '@/features/uploads/test/upload-fixtures';
 import { jsonError, type MockRoutes } from '@/test/mock-api';
 import { setBrowserOnline } from '@/test/online';
@@ -45,6 +46,8 @@ const photo = (id: number, name: string, overrides: Partial<Upload> = {}): Uploa
 const pier = photo(11, 'Pier 3 formwork', { createdAt: at(18, 11), tags: ['concrete'] });
 const deck = photo(12, 'Deck rebar', {
   createdAt: at(18, 10),
+  latitude: 48.137431,
+  longitude: 11.575492,
   capturedAt: '2026-11-18T08:30:00',
   creator: zoe,
   tags: ['rebar', 'concrete'],
@@ -165,7 +168,8 @@ describe('/reports/create (report-creator)', { timeout: 60_000 }, () => {
   });
 
   it('sends the photos in the order shown with their captions, the layout and the time zone, then opens the report', async () => {
-    const { user, server, router } = renderCreator();
+    const { user, server, router, queryClient } = renderCreator();
+    queryClient.setQueryData(searchKeys.typeAhead('girder'), {});
     await inTheReport(3);
 
     await user.click(screen.getByRole('button', { name: 'Move Pier 3 formwork up' }));
@@ -188,6 +192,8 @@ describe('/reports/create (report-creator)', { timeout: 60_000 }, () => {
 
     await user.click(screen.getByRole('button', { name: 'Generate report' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/report/77'));
+    // Search results show reports: the page has the new one refreshed there too.
+    expect(queryClient.getQueryState(searchKeys.typeAhead('girder'))?.isInvalidated).toBe(true);
     expect(sentBody(server)).toEqual({
       projectId: 31,
       type: 'safety',
@@ -203,6 +209,87 @@ describe('/reports/create (report-creator)', { timeout: 60_000 }, () => {
       ],
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     });
+  });
+
+  it('sends nothing on Enter in a field (a phone’s Go key): only GENERATE REPORT does', async () => {
+    const { user, server, router } = renderCreator();
+    await inTheReport(3);
+    const title = screen.getByRole('textbox', { name: 'Title' });
+    await user.click(title);
+    await user.keyboard('{End}!{Enter}');
+    await user.click(await screen.findByDisplayValue('Okafor Build Ltd'));
+    await user.keyboard('{Enter}');
+    await user.click(screen.getByLabelText('Caption for Deck rebar'));
+    await user.keyboard('{Enter}');
+    // A submit however it comes (implicit submission) does nothing either.
+    fireEvent.submit(screen.getByRole('form', { name: 'New report' }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.callsTo('POST /api/report')).toHaveLength(0);
+    expect(router.state.location.pathname).toBe('/reports/create');
+    expect(title).toHaveValue('Daily site report – 18 Nov 2026!');
+
+    // The button, by keyboard as by mouse.
+    const generate = screen.getByRole('button', { name: 'Generate report' });
+    generate.focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(server.callsTo('POST /api/report')).toHaveLength(1));
+    expect(sentBody(server)).toMatchObject({ title: 'Daily site report – 18 Nov 2026!' });
+  });
+
+  it('warns when photos picked by hand were uploaded outside the days, and widens the days to fit', async () => {
+    const { user, server } = renderCreator();
+    await inTheReport(3);
+    const warning = (n: number, range: string) =>
+      `${n} ${n === 1 ? 'photo was' : 'photos were'} uploaded outside ${range}. The cover will say ${range}.`;
+    // The range's own photos: nothing to warn about.
+    expect(screen.queryByText(/uploaded outside/)).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('checkbox', { name: /^Only photos uploaded on/ }));
+    await user.click(screen.getByRole('checkbox', { name: 'Bearing pads' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Site fence' }));
+    expect(await inTheReport(5)).toBeInTheDocument();
+    // By the dates and by the button; the one by the dates is said as it appears.
+    expect(screen.getAllByText(warning(2, '18 Nov 2026'))).toHaveLength(2);
+    const byDates = screen
+      .getAllByText(warning(2, '18 Nov 2026'))
+      .map((text) => text.closest('[data-outside-range]')!);
+    expect(byDates.map((alert) => alert.getAttribute('role'))).toEqual(['status', 'note']);
+    expect(
+      within(screen.getByRole('region', { name: 'Preview' })).getByRole('group', { name: 'Cover' }),
+    ).toHaveTextContent('Period18 Nov 2026');
+
+    // New days count again: by the upload day, as the range picks its photos.
+    fireEvent.change(screen.getByLabelText(/^From/), { target: { value: '2026-11-17' } });
+    expect(screen.getAllByText(warning(1, '17–18 Nov 2026'))).toHaveLength(2);
+    fireEvent.change(screen.getByLabelText(/^From/), { target: { value: '2026-11-12' } });
+    expect(screen.getAllByText(warning(1, '12–18 Nov 2026'))).toHaveLength(2);
+
+    await user.click(screen.getAllByRole('button', { name: 'Widen dates to fit the photos' })[1]!);
+    expect(screen.getByLabelText(/^From/)).toHaveValue('2026-11-11');
+    expect(screen.getByLabelText(/^To/)).toHaveValue('2026-11-18');
+    // The automatic title follows; the photos stay as picked.
+    expect(screen.getByRole('textbox', { name: 'Title' })).toHaveValue(
+      'Daily site report – 11–18 Nov 2026',
+    );
+    expect(screen.queryByText(/uploaded outside/)).not.toBeInTheDocument();
+    expect(await inTheReport(5)).toBeInTheDocument();
+
+    // Photos after To: the end moves, a title typed by hand stays.
+    const title = screen.getByRole('textbox', { name: 'Title' });
+    await user.clear(title);
+    await user.paste('Fence and bearings');
+    fireEvent.change(screen.getByLabelText(/^From/), { target: { value: '2026-11-11' } });
+    fireEvent.change(screen.getByLabelText(/^To/), { target: { value: '2026-11-11' } });
+    expect(screen.getAllByText(warning(4, '11 Nov 2026'))).toHaveLength(2);
+    await user.click(screen.getAllByRole('button', { name: 'Widen dates to fit the photos' })[0]!);
+    expect(screen.getByLabelText(/^From/)).toHaveValue('2026-11-11');
+    expect(screen.getByLabelText(/^To/)).toHaveValue('2026-11-18');
+    expect(title).toHaveValue('Fence and bearings');
+
+    await user.click(screen.getByRole('button', { name: 'Generate report' }));
+    await waitFor(() => expect(server.callsTo('POST /api/report')).toHaveLength(1));
+    expect(sentBody(server)).toMatchObject({ from: '2026-11-11', to: '2026-11-18' });
+    expect(sentBody(server).photos).toHaveLength(5);
   });
 
   it('sends a team name typed for this report, and a title typed by hand', async () => {
@@ -407,11 +494,23 @@ describe('/reports/create (report-creator)', { timeout: 60_000 }, () => {
     expect(cover).toHaveTextContent('AuthorMia Mason');
     expect(cover).toHaveTextContent('Period18 Nov 2026');
     expect(cover).toHaveTextContent('Photos3 photos');
+    // Numbered as the PDF will be: cover, 2 photo pages of 2, the photo index.
+    expect(cover).toHaveTextContent('Page 1 of 4');
     const pageTwo = within(preview).getByRole('group', { name: 'Page 2' });
+    expect(pageTwo).toHaveTextContent('Page 2 of 4');
     expect(pageTwo).toHaveTextContent('#1 Deck rebar');
     expect(pageTwo).toHaveTextContent('Deck rebar: as found.');
     expect(pageTwo).toHaveTextContent('Taken by Zoë Müller');
+    // Where the PDF prints the place: the coordinates known now, the place's name later.
+    expect(pageTwo).toHaveTextContent('Location 48.13743, 11.57549 · place added when generated');
+    expect(pageTwo).toHaveTextContent('Location no location');
     expect(pageTwo).toHaveTextContent('SHA-256 added when generated');
+    // Each caption right under its photo, as the PDF draws it: the photo keeps its shape (never
+    // stretched to fill the cell, which left the caption at the cell's foot).
+    const photoOne = pageTwo.querySelector<HTMLElement>('[data-preview-photo]')!;
+    expect(getComputedStyle(photoOne).flexGrow).toBe('0');
+    expect(getComputedStyle(photoOne).aspectRatio).toMatch(/^1600 ?\/ ?1200$/);
+    expect(photoOne.nextElementSibling).toHaveTextContent(/^#1 Deck rebarDeck rebar: as found\./);
     expect(within(preview).getByRole('group', { name: 'Page 3' })).toHaveTextContent(
       'Pier 3 formwork: as found.',
     );
@@ -421,9 +520,22 @@ describe('/reports/create (report-creator)', { timeout: 60_000 }, () => {
         .getAllByRole('group')
         .map((g) => g.getAttribute('aria-label')),
     ).toEqual(['Cover', 'Page 2', 'Page 3']);
+    expect(cover).toHaveTextContent('Page 1 of 5');
     expect(within(preview).getByText(/and 1 more photo page/)).toBeInTheDocument();
     await user.click(screen.getByRole('radio', { name: '4 photos per page' }));
     expect(within(preview).getAllByRole('group')).toHaveLength(2);
+    expect(cover).toHaveTextContent('Page 1 of 3');
+    // An intro that may run on to a second cover page: the count is not known until the PDF is made.
+    await user.click(screen.getByRole('textbox', { name: 'Intro' }));
+    await user.paste('Line of the day.\n'.repeat(20));
+    expect(cover).toHaveTextContent(/Page 1$/);
+    expect(within(preview).getByText(/moves the page numbers on/)).toBeInTheDocument();
+
+    // On a phone the preview comes before GENERATE REPORT, in the page's order too.
+    const generate = screen.getByRole('button', { name: 'Generate report' });
+    expect(
+      preview.compareDocumentPosition(generate) & Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
   });
 
   it('says what to fix (title, days, photos) and sends nothing until it is fixed', async () => {
@@ -502,7 +614,7 @@ describe('/reports/create (report-creator)', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Generate report' }));
     await waitFor(() => expect(answer).toBeDefined());
     expect(screen.getByRole('button', { name: /Generate report/ })).toBeDisabled();
-    // Enter in a field submits the form too: still one report.
+    // A submit of the form (not the button) sends nothing: still one report.
     fireEvent.submit(screen.getByRole('form', { name: 'New report' }));
     expect(server.callsTo('POST /api/report')).toHaveLength(1);
     answer!();

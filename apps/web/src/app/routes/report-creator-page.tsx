@@ -22,6 +22,7 @@ import { paths } from '@/lib/paths';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useOnline } from '@/lib/use-online';
 import { parseRouteId } from '@/lib/use-route-id';
+import { afterReportChange } from '../invalidations';
 
 /** The `?project=` query parameter as a positive whole number; null when absent, NaN when malformed. */
 function useProjectParam(): number | null {
@@ -56,10 +57,13 @@ function useProjectPhotoFeed(projectId: number): ProjectPhotoFeed {
   };
 }
 
-/** The form, once the project is known to be open: the creator composed with its photos. */
+/**
+ * The form, once the project is known to be open: the creator composed with its photos. A new
+ * report refreshes search results too (its status shows there).
+ */
 function Creator({ project }: { project: Project }) {
   const feed = useProjectPhotoFeed(project.id);
-  return <ReportCreator project={project} feed={feed} />;
+  return <ReportCreator project={project} feed={feed} invalidateOnCreate={afterReportChange()} />;
 }
 
 /**

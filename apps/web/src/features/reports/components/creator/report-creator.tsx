@@ -16,16 +16,18 @@ import {
   reportTypes,
   type CreateReportRequest,
   type Project,
+  type ReportDetail,
   type ReportLayout,
   type ReportType,
   type Upload,
 } from '@sitelog/shared';
-import { useCallback, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useId, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { isOverLimit, LimitedTextField, useCharacterLimit } from '@/components/character-limit';
 import { ErrorState } from '@/components/error-state';
 import { TileGridSkeleton } from '@/components/skeletons';
 import { ApiError, errorMessage } from '@/lib/api-client';
+import type { ExtraInvalidations } from '@/lib/invalidate';
 import { paths } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
 import { useOnline } from '@/lib/use-online';
@@ -35,6 +37,7 @@ import { LayoutField } from './layout-field';
 import { PhotoPicker } from './photo-picker';
 import {
   AUTO_LOAD_MAX,
+  photoDay,
   photosInRange,
   useRangeLoading,
   type ProjectPhotoFeed,
@@ -78,6 +81,45 @@ export interface ReportCreatorProps {
   project: Project;
   /** The project's photos, newest upload first, read page by page (see ProjectPhotoFeed). */
   feed: ProjectPhotoFeed;
+  /** What else to refresh once the report is created (the page names other features' views). */
+  invalidateOnCreate?: ExtraInvalidations<ReportDetail, CreateReportRequest>;
+}
+
+/**
+ * Says that `count` of the report's photos were uploaded outside its days, which the cover
+ * prints as its period, with the one click that widens the days to hold them.
+ */
+function OutsideRangeWarning({
+  count,
+  rangeText,
+  onWiden,
+  role,
+}: {
+  count: number;
+  rangeText: string;
+  onWiden: () => void;
+  /** One of the two copies is a live region; the other is only read where it stands. */
+  role: 'status' | 'note';
+}) {
+  return (
+    <Alert
+      severity="warning"
+      role={role}
+      data-outside-range=""
+      action={
+        <Button color="inherit" size="small" onClick={onWiden} sx={{ whiteSpace: 'nowrap' }}>
+          Widen dates to fit the photos
+        </Button>
+      }
+      sx={{
+        flexWrap: { xs: 'wrap', sm: 'nowrap' },
+        '& .MuiAlert-action': { pl: { xs: 0, sm: 2 }, ml: { xs: 0, sm: 'auto' } },
+      }}
+    >
+      {count} {count === 1 ? 'photo was' : 'photos were'} uploaded outside {rangeText}. The cover
+      will say {rangeText}.
+    </Alert>
+  );
 }
 
 /**
@@ -88,12 +130,12 @@ export interface ReportCreatorProps {
  * uploaded in its days, oldest first; once the user picks by hand, new dates leave the choice
  * alone (USE PHOTOS IN RANGE takes the range's again). Everything typed stays on an error.
  */
-export function ReportCreator({ project, feed }: ReportCreatorProps) {
+export function ReportCreator({ project, feed, invalidateOnCreate }: ReportCreatorProps) {
   const user = useCurrentUser();
   const navigate = useNavigate();
   const online = useOnline();
   const workspace = useWorkspace();
-  const create = useCreateReport();
+  const create = useCreateReport({ invalidate: invalidateOnCreate });
   const ids = {
     title: useId(),
     from: useId(),
@@ -142,6 +184,32 @@ export function ReportCreator({ project, feed }: ReportCreatorProps) {
   );
   const selectedIds = useMemo(() => selected.map((p) => p.id), [selected]);
   const captionOf = (photo: Upload) => captions[photo.id] ?? prefilledCaption(photo);
+
+  /**
+   * The days of the chosen photos that fall outside From–To (by the day basis of the range: the
+   * upload day in the report's zone). Picked by hand, they would contradict the cover's period.
+   */
+  const outsideDays = rangeOk
+    ? selected.flatMap((photo) => {
+        const day = photoDay(photo, timeZone);
+        return day !== '' && (day < from || day > to) ? [day] : [];
+      })
+    : [];
+  /** Widens From–To to hold every chosen photo (an automatic title follows the new days). */
+  const widenDates = () => {
+    const days = [...outsideDays, from, to].sort();
+    setFrom(days[0]!);
+    setTo(days.at(-1)!);
+  };
+  const outsideWarning = (role: 'status' | 'note') =>
+    outsideDays.length > 0 ? (
+      <OutsideRangeWarning
+        count={outsideDays.length}
+        rangeText={formatDayRange(from, to)}
+        onWiden={widenDates}
+        role={role}
+      />
+    ) : null;
 
   /** Any change to the photos by hand: from now on the dates leave the choice alone. */
   const change = (next: number[]) => setPicked(next.slice(0, reportLimits.photosMax));
@@ -206,8 +274,8 @@ export function ReportCreator({ project, feed }: ReportCreatorProps) {
     ...(teamName === null ? {} : { teamName: teamName.trim() }),
   });
 
-  const generate = (event: FormEvent) => {
-    event.preventDefault();
+  /** GENERATE REPORT: the only way the report is sent (Enter in a field does not submit). */
+  const generate = () => {
     setChecked(true);
     const first = problemList[0];
     if (first) {
@@ -233,7 +301,15 @@ export function ReportCreator({ project, feed }: ReportCreatorProps) {
   const rangeWords = rangeText(from, to);
 
   return (
-    <Box component="form" noValidate onSubmit={generate} aria-label="New report">
+    <Box
+      component="form"
+      noValidate
+      // Only GENERATE REPORT sends the report: Enter in a field (a phone's Go key) must not make
+      // a report half-filled, so a submit (implicit or not) does nothing. The button is a plain
+      // button and works with Enter and Space like any other.
+      onSubmit={(event) => event.preventDefault()}
+      aria-label="New report"
+    >
       <Box
         sx={{
           display: 'grid',
@@ -242,11 +318,18 @@ export function ReportCreator({ project, feed }: ReportCreatorProps) {
             md: 'minmax(0, 1fr) 300px',
             lg: 'minmax(0, 1fr) 360px',
           },
+          // On phones the preview comes before GENERATE REPORT (in the page's order, too), so
+          // the report is seen before it is sent; wider, it stays beside the form.
+          gridTemplateAreas: {
+            xs: '"form" "preview" "submit"',
+            md: '"form preview" "submit preview"',
+          },
+          gridTemplateRows: { md: 'auto 1fr' },
           gap: 3,
           alignItems: 'start',
         }}
       >
-        <Stack spacing={3} sx={{ minWidth: 0 }}>
+        <Stack spacing={3} sx={{ minWidth: 0, gridArea: 'form' }}>
           <Paper
             variant="outlined"
             component="section"
@@ -293,6 +376,7 @@ export function ReportCreator({ project, feed }: ReportCreatorProps) {
                   required
                 />
               </FieldRow>
+              {outsideWarning('status')}
               <Box>
                 <TextField
                   id={ids.title}
@@ -442,56 +526,6 @@ export function ReportCreator({ project, feed }: ReportCreatorProps) {
               </Stack>
             )}
           </Paper>
-
-          <Stack spacing={1.5}>
-            {!online ? (
-              <Alert severity="warning" role="status">
-                <AlertTitle>You are offline</AlertTitle>
-                Generating a report needs a connection to the server. Everything entered here stays
-                as it is; Generate report works again once you are back online.
-              </Alert>
-            ) : null}
-            {checked && problemList.length > 0 ? (
-              <Alert severity="error" role="alert">
-                <AlertTitle>The report cannot be generated yet</AlertTitle>
-                <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
-                  {problemList.map(([field, message]) => (
-                    <li key={field}>{message}</li>
-                  ))}
-                </Box>
-              </Alert>
-            ) : null}
-            {serverError && !sending ? (
-              <Alert severity="error" role="alert">
-                <AlertTitle>The report was not made</AlertTitle>
-                {unreachable
-                  ? 'Could not reach the server. Everything entered here is kept: try again when the connection is back.'
-                  : `${errorMessage(serverError)} Everything entered here is kept.`}
-              </Alert>
-            ) : null}
-            <Stack
-              direction="row"
-              spacing={1.5}
-              useFlexGap
-              sx={{ alignItems: 'center', flexWrap: 'wrap' }}
-            >
-              <Button
-                type="submit"
-                variant="contained"
-                size="large"
-                startIcon={<PictureAsPdfOutlined />}
-                loading={sending}
-                loadingPosition="start"
-                disabled={!online}
-              >
-                Generate report
-              </Button>
-              <Typography variant="body2" color="text.secondary">
-                {selected.length} {selected.length === 1 ? 'photo' : 'photos'}, {layout} per page.
-                The PDF is made on the server; its page shows the progress.
-              </Typography>
-            </Stack>
-          </Stack>
         </Stack>
 
         <Box
@@ -500,6 +534,8 @@ export function ReportCreator({ project, feed }: ReportCreatorProps) {
           // Scrolls on its own beside the form on wide screens: focusable, so the keyboard can too.
           tabIndex={0}
           sx={{
+            gridArea: 'preview',
+            minWidth: 0,
             position: { md: 'sticky' },
             top: { md: 80 },
             maxHeight: { md: 'calc(100vh - 96px)' },
@@ -535,6 +571,57 @@ export function ReportCreator({ project, feed }: ReportCreatorProps) {
             captionOf={captionOf}
           />
         </Box>
+        <Stack spacing={1.5} sx={{ minWidth: 0, gridArea: 'submit' }}>
+          {!online ? (
+            <Alert severity="warning" role="status">
+              <AlertTitle>You are offline</AlertTitle>
+              Generating a report needs a connection to the server. Everything entered here stays as
+              it is; Generate report works again once you are back online.
+            </Alert>
+          ) : null}
+          {outsideWarning('note')}
+          {checked && problemList.length > 0 ? (
+            <Alert severity="error" role="alert">
+              <AlertTitle>The report cannot be generated yet</AlertTitle>
+              <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+                {problemList.map(([field, message]) => (
+                  <li key={field}>{message}</li>
+                ))}
+              </Box>
+            </Alert>
+          ) : null}
+          {serverError && !sending ? (
+            <Alert severity="error" role="alert">
+              <AlertTitle>The report was not made</AlertTitle>
+              {unreachable
+                ? 'Could not reach the server. Everything entered here is kept: try again when the connection is back.'
+                : `${errorMessage(serverError)} Everything entered here is kept.`}
+            </Alert>
+          ) : null}
+          <Stack
+            direction="row"
+            spacing={1.5}
+            useFlexGap
+            sx={{ alignItems: 'center', flexWrap: 'wrap' }}
+          >
+            <Button
+              type="button"
+              onClick={generate}
+              variant="contained"
+              size="large"
+              startIcon={<PictureAsPdfOutlined />}
+              loading={sending}
+              loadingPosition="start"
+              disabled={!online}
+            >
+              Generate report
+            </Button>
+            <Typography variant="body2" color="text.secondary">
+              {selected.length} {selected.length === 1 ? 'photo' : 'photos'}, {layout} per page. The
+              PDF is made on the server; its page shows the progress.
+            </Typography>
+          </Stack>
+        </Stack>
       </Box>
     </Box>
   );

@@ -22,6 +22,42 @@ export interface PreviewCover {
 /** Photo pages the preview draws after the cover. */
 export const PREVIEW_PHOTO_PAGES = 2;
 
+/**
+ * Rows of the PDF's photo index on one page. A copy of `indexRowsPerPage` in
+ * apps/server/src/modules/reports/report-pdf.ts (A4's 737.89 pt of content, less the 64 pt
+ * header, in 13 pt rows), which the web cannot import: keep the two in step.
+ */
+export const PDF_INDEX_ROWS_PER_PAGE = 51;
+
+/**
+ * Intro lines (of about 90 characters) that surely fit on the cover under its facts; a longer
+ * intro may run on to a second cover page, so the page count is not known before the PDF is made.
+ */
+const COVER_INTRO_LINES = 16;
+const INTRO_LINE_CHARS = 90;
+
+/**
+ * The PDF's page count, as `renderReportPdf` (report-pdf.ts) numbers its pages "Page N of M": the
+ * cover, one page per `layout` photos, then the photo index (at least one page). Null when the
+ * intro is long enough that the cover may take more than one page.
+ */
+export function pdfPageCount(
+  photoCount: number,
+  layout: ReportLayout,
+  intro: string,
+): number | null {
+  const introLines = intro
+    .trim()
+    .split('\n')
+    .reduce(
+      (lines, paragraph) => lines + Math.max(1, Math.ceil(paragraph.length / INTRO_LINE_CHARS)),
+      0,
+    );
+  if (intro.trim() !== '' && introLines > COVER_INTRO_LINES) return null;
+  const n = Math.max(0, photoCount);
+  return 1 + Math.ceil(n / layout) + Math.max(1, Math.ceil(n / PDF_INDEX_ROWS_PER_PAGE));
+}
+
 // The sheet is paper whatever the colour mode: dark text on white, as printed.
 const INK = '#1C1917';
 const MUTED = '#57534E';
@@ -35,11 +71,14 @@ const today = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
 function Sheet({
   label,
   page,
+  pages,
   title,
   children,
 }: {
   label: string;
   page: number;
+  /** The PDF's page count; null when it is not known before the PDF is made. */
+  pages: number | null;
   /** The report's title, in the footer as the PDF prints it. */
   title: string;
   children: ReactNode;
@@ -98,7 +137,7 @@ function Sheet({
           Sitelog · Report # · {title.trim() || 'Untitled report'}
         </Box>
         <Box component="span" sx={{ flex: 'none', pl: '2cqw' }}>
-          Page {page}
+          {pages === null ? `Page ${page}` : `Page ${page} of ${pages}`}
         </Box>
       </Box>
     </Box>
@@ -118,10 +157,10 @@ function CoverFact({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
-function CoverSheet({ cover }: { cover: PreviewCover }) {
+function CoverSheet({ cover, pages }: { cover: PreviewCover; pages: number | null }) {
   const count = cover.photoCount;
   return (
-    <Sheet label="Cover" page={1} title={cover.title}>
+    <Sheet label="Cover" page={1} pages={pages} title={cover.title}>
       <Box
         sx={{
           fontSize: '2.5cqw',
@@ -177,7 +216,19 @@ function CoverSheet({ cover }: { cover: PreviewCover }) {
   );
 }
 
-/** One photo's cell: the picture, then what the PDF prints under it. */
+/**
+ * Where the PDF puts a photo (report-pdf.ts `formatLocation`): its coordinates, and the nearest
+ * place's name, which the server looks up while it makes the PDF.
+ */
+function locationText(photo: Pick<Upload, 'latitude' | 'longitude'>): string {
+  if (photo.latitude === null || photo.longitude === null) return 'no location';
+  return `${photo.latitude.toFixed(5)}, ${photo.longitude.toFixed(5)} · place added when generated`;
+}
+
+/**
+ * One photo's cell as the PDF draws it: the picture fitted at the top, centred, with the text
+ * right under it (not at the foot of the cell); what room is left stays empty below.
+ */
 function PhotoCell({
   photo,
   position,
@@ -190,25 +241,35 @@ function PhotoCell({
   small: boolean;
 }) {
   const line = { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' } as const;
+  const ratio =
+    photo.formatedWidth > 0 && photo.formatedHeight > 0
+      ? `${photo.formatedWidth} / ${photo.formatedHeight}`
+      : '4 / 3';
   return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: 0, minWidth: 0 }}>
-      <Box sx={{ flex: 1, minHeight: 0, display: 'flex', alignItems: 'flex-start' }}>
-        <Box
-          component="img"
-          src={photo.previewLink}
-          alt=""
-          loading="lazy"
-          decoding="async"
-          sx={{
-            width: '100%',
-            height: '100%',
-            objectFit: 'contain',
-            objectPosition: 'top left',
-            display: 'block',
-          }}
-        />
-      </Box>
-      <Box sx={{ pt: '1cqw', fontSize: small ? '1.8cqw' : '2.2cqw', minWidth: 0 }}>
+    <Box
+      data-preview-cell=""
+      sx={{ display: 'flex', flexDirection: 'column', minHeight: 0, minWidth: 0 }}
+    >
+      <Box
+        component="img"
+        src={photo.previewLink}
+        alt=""
+        loading="lazy"
+        decoding="async"
+        data-preview-photo=""
+        sx={{
+          // The photo's own shape, full width; when that is too tall for the cell it shrinks
+          // (never grows), the picture centred in it: the text follows right under the picture.
+          flex: '0 1 auto',
+          minHeight: 0,
+          width: '100%',
+          aspectRatio: ratio,
+          objectFit: 'contain',
+          objectPosition: 'top center',
+          display: 'block',
+        }}
+      />
+      <Box sx={{ flex: 'none', pt: '1cqw', fontSize: small ? '1.8cqw' : '2.2cqw', minWidth: 0 }}>
         <Box sx={{ fontWeight: 700, ...line }}>
           #{position} {photoName(photo)}
         </Box>
@@ -228,6 +289,7 @@ function PhotoCell({
         <Box sx={{ color: MUTED, fontSize: '0.85em', ...line }}>
           Taken by {authorName(photo)} · {photoTime(photo)}
         </Box>
+        <Box sx={{ color: MUTED, fontSize: '0.85em', ...line }}>Location {locationText(photo)}</Box>
         <Box sx={{ color: MUTED, fontFamily: 'monospace', fontSize: '0.8em', ...line }}>
           SHA-256 added when generated
         </Box>
@@ -238,6 +300,7 @@ function PhotoCell({
 
 function PhotoSheet({
   page,
+  pages,
   first,
   title,
   layout,
@@ -245,6 +308,7 @@ function PhotoSheet({
   captionOf,
 }: {
   page: number;
+  pages: number | null;
   /** The position of its first photo in the report. */
   first: number;
   title: string;
@@ -253,7 +317,7 @@ function PhotoSheet({
   captionOf: (photo: Upload) => string;
 }) {
   return (
-    <Sheet label={`Page ${page}`} page={page} title={title}>
+    <Sheet label={`Page ${page}`} page={page} pages={pages} title={title}>
       <Box
         sx={{
           flex: 1,
@@ -261,7 +325,7 @@ function PhotoSheet({
           display: 'grid',
           gap: '4cqw',
           gridTemplateColumns: layout === 4 ? '1fr 1fr' : '1fr',
-          gridTemplateRows: layout === 1 ? '1fr' : '1fr 1fr',
+          gridTemplateRows: layout === 1 ? 'minmax(0, 1fr)' : 'repeat(2, minmax(0, 1fr))',
         }}
       >
         {photos.map((photo, index) => (
@@ -299,13 +363,15 @@ export function ReportPreview({
   for (let i = 0; i < Math.min(photos.length, layout * PREVIEW_PHOTO_PAGES); i += layout)
     pages.push(photos.slice(i, i + layout));
   const morePages = Math.ceil(photos.length / layout) - pages.length;
+  const pageCount = pdfPageCount(photos.length, layout, cover.intro);
   return (
     <Stack spacing={2} data-report-preview="">
-      <CoverSheet cover={cover} />
+      <CoverSheet cover={cover} pages={pageCount} />
       {pages.map((photosOfPage, index) => (
         <PhotoSheet
           key={index}
           page={index + 2}
+          pages={pageCount}
           first={index * layout + 1}
           title={cover.title}
           layout={layout}
@@ -319,6 +385,9 @@ export function ReportPreview({
           : morePages > 0
             ? `…and ${morePages} more photo ${morePages === 1 ? 'page' : 'pages'}, then a last page listing every photo with its SHA-256.`
             : 'Then a last page listing every photo with its SHA-256.'}
+        {pageCount === null
+          ? ' The intro is long: it may run on to a second cover page, which moves the page numbers on.'
+          : ''}
       </Typography>
     </Stack>
   );
