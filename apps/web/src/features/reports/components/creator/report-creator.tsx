@@ -102,22 +102,14 @@ function OutsideRangeWarning({
   role: 'status' | 'note';
 }) {
   return (
-    <Alert
-      severity="warning"
-      role={role}
-      data-outside-range=""
-      action={
-        <Button color="inherit" size="small" onClick={onWiden} sx={{ whiteSpace: 'nowrap' }}>
-          Widen dates to fit the photos
-        </Button>
-      }
-      sx={{
-        flexWrap: { xs: 'wrap', sm: 'nowrap' },
-        '& .MuiAlert-action': { pl: { xs: 0, sm: 2 }, ml: { xs: 0, sm: 'auto' } },
-      }}
-    >
+    <Alert severity="warning" role={role} data-outside-range="">
       {count} {count === 1 ? 'photo was' : 'photos were'} uploaded outside {rangeText}. The cover
       will say {rangeText}.
+      <Box sx={{ mt: 1 }}>
+        <Button color="inherit" size="small" onClick={onWiden}>
+          Widen dates to fit the photos
+        </Button>
+      </Box>
     </Alert>
   );
 }
