@@ -1,9 +1,12 @@
 import SearchOffOutlined from '@mui/icons-material/SearchOffOutlined';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import { useNavigate } from 'react-router';
 import type { ReportDetail } from '@sitelog/shared';
 import { ErrorState } from '@/components/error-state';
+import { errorMessage } from '@/lib/api-client';
 import { NotFoundState } from '@/components/not-found-state';
 import { OfflineFallback } from '@/components/offline-state';
 import { PageHeader } from '@/components/page-header';
@@ -13,6 +16,7 @@ import { paths } from '@/lib/paths';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useRouteId } from '@/lib/use-route-id';
 import { afterReportChange, afterReportDelete } from '../invalidations';
+import { focusReportsHeading } from './reports-page';
 import { useReport } from '@/features/reports/api/get-report';
 import { ReportFacts } from '@/features/reports/components/report-facts';
 import { ReportPhotos } from '@/features/reports/components/report-photos';
@@ -47,15 +51,41 @@ function ReportPageSkeleton() {
   );
 }
 
-function ReportView({ report }: { report: ReportDetail }) {
+function ReportView({
+  report,
+  refreshError,
+  onRetry,
+  retrying,
+}: {
+  report: ReportDetail;
+  /** A poll failed (its retries spent): polling stopped, the page says so with RETRY. */
+  refreshError: unknown;
+  onRetry: () => void;
+  retrying: boolean;
+}) {
   useDocumentTitle(report.title);
   const navigate = useNavigate();
   return (
     <>
       <PageHeader title={report.title} subtitle={`${typeLabel(report)} · ${report.project.name}`} />
+      {refreshError ? (
+        <Alert
+          severity="warning"
+          sx={{ mb: 2 }}
+          action={
+            <Button color="inherit" size="small" loading={retrying} onClick={onRetry}>
+              Retry
+            </Button>
+          }
+        >
+          {`This report could not be refreshed: ${errorMessage(refreshError)} What is shown may be out of date.`}
+        </Alert>
+      ) : null}
       <ReportStatusPanel
         report={report}
-        onDeleted={() => void navigate(paths.reports, { replace: true })}
+        onDeleted={() =>
+          void navigate(paths.reports, { replace: true, state: focusReportsHeading })
+        }
         invalidateOnRegenerate={afterReportChange()}
         invalidateOnDelete={afterReportDelete()}
       />
@@ -92,9 +122,10 @@ function ReportLoadError({
 function ReportLoader({ id }: { id: number }) {
   const query = useReport(id);
   if (query.isPending) return <ReportPageSkeleton />;
-  // A failed poll keeps the report on screen (the next one tries again).
+  // Deleted (here or elsewhere, found by a poll or a refused change): whatever was cached goes.
+  if (isNotFound(query.error)) return <ReportNotFound />;
+  // Another failed poll keeps the report on screen, said with RETRY (the polling stopped).
   if (query.data === undefined) {
-    if (isNotFound(query.error)) return <ReportNotFound />;
     return (
       <ReportLoadError
         error={query.error}
@@ -103,7 +134,14 @@ function ReportLoader({ id }: { id: number }) {
       />
     );
   }
-  return <ReportView report={query.data} />;
+  return (
+    <ReportView
+      report={query.data}
+      refreshError={query.isRefetchError ? query.error : null}
+      onRetry={() => void query.refetch()}
+      retrying={query.isFetching}
+    />
+  );
 }
 
 /**

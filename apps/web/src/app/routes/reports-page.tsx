@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import Box from '@mui/material/Box';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useLocation, useSearchParams } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { useCurrentUser } from '@/lib/session';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -20,6 +21,30 @@ import {
   type ReportsFilterChange,
 } from '@/features/reports/reports-params';
 import { profilesQueryOptions } from '@/features/users/api/get-profiles';
+
+/**
+ * The navigation state that has /reports put the focus on its heading when it opens: after a
+ * report was deleted on its page (the page and the button pressed are gone).
+ */
+export const focusReportsHeading = { focusReportsHeading: true } as const;
+
+/** Focuses the page's h1 (made focusable by script only) when the navigation asked for it. */
+function useFocusHeadingOnArrival() {
+  const location = useLocation();
+  const header = useRef<HTMLDivElement>(null);
+  const asked =
+    typeof location.state === 'object' &&
+    location.state !== null &&
+    'focusReportsHeading' in location.state;
+  useEffect(() => {
+    if (!asked) return;
+    const heading = header.current?.querySelector('h1');
+    if (!heading) return;
+    heading.tabIndex = -1;
+    heading.focus();
+  }, [asked, location.key]);
+  return header;
+}
 
 /**
  * The filters live in the address, so a filtered list can be shared, reloaded and walked back
@@ -95,6 +120,7 @@ function useChoices(filter: ReportsFilter, wanted: boolean) {
  */
 export function ReportsPage() {
   useDocumentTitle('Reports');
+  const header = useFocusHeadingOnArrival();
   const { filter, update } = useReportsFilter();
   // The choosers' lists (every project, the team) are fetched when one is first opened.
   const [choicesWanted, setChoicesWanted] = useState(false);
@@ -110,10 +136,12 @@ export function ReportsPage() {
   };
   return (
     <>
-      <PageHeader
-        title="Reports"
-        subtitle="PDF reports of the team’s photos, newest first. Make one from a project’s Reports section."
-      />
+      <Box ref={header}>
+        <PageHeader
+          title="Reports"
+          subtitle="PDF reports of the team’s photos, newest first. Make one from a project’s Reports section."
+        />
+      </Box>
       <ReportsFilters
         filter={filter}
         onChange={update}

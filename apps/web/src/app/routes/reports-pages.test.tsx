@@ -239,7 +239,7 @@ describe('/reports', () => {
   });
 
   it('re-generates the viewer’s own report after asking, and shows it queued', async () => {
-    const own = { ...failed, canManage: true };
+    const own = { ...failed, canManage: true, project: { ...failed.project, archived: false } };
     let answer = reportPage([own]);
     const { server, user } = renderApp('/reports', {
       signedInAs: member,
@@ -258,7 +258,10 @@ describe('/reports', () => {
     const dialog = await screen.findByRole('dialog', {
       name: 'Re-generate “Safety walk, level 3”?',
     });
-    expect(dialog).toHaveTextContent('Photos deleted since it was made will be left out.');
+    // It has no PDF: the photos left are made into one.
+    expect(dialog).toHaveTextContent(
+      'Photos deleted or moved to another project since it was made are not in it.',
+    );
     await user.click(within(dialog).getByRole('button', { name: 'Re-generate' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(server.callsTo('POST /api/report/39/regenerate')).toHaveLength(1);
@@ -281,8 +284,14 @@ describe('/report/:id', () => {
       await screen.findByRole('heading', { level: 1, name: 'Week 47 progress' }),
     ).toBeInTheDocument();
     expect(document.title).toBe('Week 47 progress · Sitelog');
+    // The visible status is no live region (nor a heading); a separate one says the state.
     const status = screen.getByText('Report ready');
-    expect(status).toHaveAttribute('aria-live', 'polite');
+    expect(status).not.toHaveAttribute('role');
+    expect(status.tagName).toBe('P');
+    const live = document.querySelector('[data-report-live]');
+    expect(live).toHaveAttribute('role', 'status');
+    expect(live).toHaveAttribute('aria-live', 'polite');
+    expect(live).toHaveTextContent('The report’s PDF is ready.');
     expect(screen.getByText(/PDF of 4 pages, 2\.4 MB, made/)).toBeInTheDocument();
     const main = screen.getByRole('main');
     expect(within(main).getByRole('link', { name: 'Riverside Depot' })).toHaveAttribute(
@@ -328,7 +337,7 @@ describe('/report/:id', () => {
     expect(server.callsTo(detailPath)).toHaveLength(1);
   });
 
-  it('announces the progress while the PDF is made, polls every second, and stops once ready', async () => {
+  it('shows the progress while the PDF is made, announces only the state changes, polls every second, and stops once ready', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let answer: ReportDetail = makeReportDetail({
       status: 'queued',
@@ -340,18 +349,33 @@ describe('/report/:id', () => {
       signedInAs: member,
       api: { [detailPath]: () => ({ body: answer }) },
     });
-    const live = await screen.findByText('Waiting to start…');
+    const shown = await screen.findByText('Waiting to start…');
+    const live = document.querySelector('[data-report-live]')!;
     expect(live).toHaveAttribute('aria-live', 'polite');
+    expect(live).toHaveTextContent('The report is waiting to be made.');
     expect(screen.queryByRole('link', { name: /download/i })).toBeNull();
+    // Every change of the live region's text, as a screen reader would hear it.
+    const heard: string[] = [];
+    const observer = new MutationObserver(() => heard.push(live.textContent ?? ''));
+    observer.observe(live, { childList: true, characterData: true, subtree: true });
 
     answer = { ...answer, status: 'generating', progress: 12 };
     await act(() => vi.advanceTimersByTimeAsync(REPORT_POLL_MS));
-    await waitFor(() => expect(live).toHaveTextContent('Generating… 12 of 40 photos'));
+    await waitFor(() => expect(shown).toHaveTextContent('Generating… 12 of 40 photos'));
     expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuetext', '12 of 40 photos');
+    answer = { ...answer, progress: 30 };
+    await act(() => vi.advanceTimersByTimeAsync(REPORT_POLL_MS));
+    await waitFor(() => expect(shown).toHaveTextContent('Generating… 30 of 40 photos'));
 
     answer = { ...makeReportDetail({ photoCount: 40, progress: 40 }) };
     await act(() => vi.advanceTimersByTimeAsync(REPORT_POLL_MS));
-    await waitFor(() => expect(live).toHaveTextContent('Report ready'));
+    await waitFor(() => expect(shown).toHaveTextContent('Report ready'));
+    observer.disconnect();
+    // Each state once: no "12 of 40", "30 of 40" ticks.
+    expect(heard.filter((text, i) => text !== heard[i - 1])).toEqual([
+      'The report’s PDF is being made.',
+      'The report’s PDF is ready.',
+    ]);
     expect(screen.queryByRole('progressbar')).toBeNull();
     expect(
       screen.getByRole('link', { name: 'Download “Week 47 progress” (PDF)' }),
@@ -361,7 +385,7 @@ describe('/report/:id', () => {
     expect(server.callsTo(detailPath)).toHaveLength(calls);
   });
 
-  it('marks a photo deleted since the report was made, kept in the PDF made before', async () => {
+  it('marks a photo deleted or moved away since the report was made, kept in the PDF made before', async () => {
     const report = makeReportDetail({
       goneCount: 1,
       photos: [
@@ -377,15 +401,17 @@ describe('/report/:id', () => {
     const photos = await screen.findByRole('list', { name: 'The report’s 3 photos, in order' });
     const gone = within(photos).getAllByRole('listitem')[1]!;
     expect(gone).toHaveTextContent('Formwork east');
-    expect(gone).toHaveTextContent(/Photo deleted — kept in the PDF made on Nov 21, 2026/);
+    expect(gone).toHaveTextContent(
+      /Deleted or moved to another project — kept in the PDF made on Nov 21, 2026/,
+    );
     expect(gone).toHaveTextContent(`SHA-256 ${'2'.repeat(64)}`);
     expect(within(gone).queryByRole('link')).toBeNull();
     expect(gone.querySelector('img')).toBeNull();
-    expect(screen.getByRole('main')).toHaveTextContent('3 photos (1 deleted since)');
+    expect(screen.getByRole('main')).toHaveTextContent('3 photos (1 deleted or moved since)');
   });
 
-  it('re-generates after a confirmation that says the deleted photos will be left out', async () => {
-    let answer = makeReportDetail({ canManage: true, goneCount: 2 });
+  it('re-generates after a confirmation, then puts the focus on the status', async () => {
+    let answer = makeReportDetail({ canManage: true, goneCount: 0 });
     const { server, user } = renderApp('/report/40', {
       signedInAs: member,
       api: {
@@ -399,14 +425,13 @@ describe('/report/:id', () => {
     });
     await user.click(await screen.findByRole('button', { name: 'Re-generate' }));
     const dialog = await screen.findByRole('dialog', { name: 'Re-generate “Week 47 progress”?' });
-    expect(dialog).toHaveTextContent(
-      '2 photos of this report have been deleted since: the new PDF will leave them out.',
-    );
+    expect(dialog).not.toHaveTextContent(/leave|left out/);
     expect(dialog).toHaveTextContent('The current PDF stays available until the new one is ready.');
     await user.click(within(dialog).getByRole('button', { name: 'Re-generate' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(server.callsTo('POST /api/report/40/regenerate')).toHaveLength(1);
-    expect(await screen.findByText('Waiting to start…')).toBeInTheDocument();
+    // The button pressed is disabled now: the focus is on the status line instead.
+    await waitFor(() => expect(screen.getByText('Waiting to start…')).toHaveFocus());
     // The PDF made before can still be downloaded meanwhile.
     expect(screen.getByText(/It stays available until the new one is ready\./)).toBeInTheDocument();
     expect(

@@ -2,6 +2,7 @@ import { createdReportLinkSchema, type CreateReportLinkRequest } from '@sitelog/
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { reportKeys } from './keys';
+import { refreshAfterRefusal, sendNow } from './refresh-after-refusal';
 
 /**
  * POST /api/report/{id}/links `{ expiresInDays }`: a public link to the report's PDF (201; 409
@@ -14,7 +15,9 @@ export const createReportLink = (reportId: number, body: CreateReportLinkRequest
 export const useCreateReportLink = (reportId: number) => {
   const queryClient = useQueryClient();
   return useMutation({
+    ...sendNow,
     mutationFn: (body: CreateReportLinkRequest) => createReportLink(reportId, body),
+    onError: (error) => refreshAfterRefusal(queryClient, reportId, error),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: reportKeys.links(reportId) }),
   });
 };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { api } from '@/lib/api-client';
 import { extraKeys, invalidateKeys, type ExtraInvalidations } from '@/lib/invalidate';
 import { reportKeys } from './keys';
+import { refreshAfterRefusal, sendNow } from './refresh-after-refusal';
 
 /** DELETE /api/report/{id}: the author or an admin removes it, its PDF and its links; 204. */
 export const deleteReport = (id: number) => api.delete(`/api/report/${id}`, z.undefined());
@@ -17,7 +18,9 @@ export const useDeleteReport = ({
 }: { invalidate?: ExtraInvalidations<undefined, number> } = {}) => {
   const queryClient = useQueryClient();
   return useMutation({
+    ...sendNow,
     mutationFn: deleteReport,
+    onError: (error, id) => refreshAfterRefusal(queryClient, id, error),
     onSuccess: async (_data, id) => {
       await queryClient.cancelQueries({ queryKey: reportKeys.detail(id) });
       queryClient.removeQueries({ queryKey: reportKeys.detail(id) });

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { extraKeys, invalidateKeys, type ExtraInvalidations } from '@/lib/invalidate';
 import { reportKeys } from './keys';
+import { refreshAfterRefusal, sendNow } from './refresh-after-refusal';
 
 /**
  * POST /api/report/{id}/regenerate: the author or an admin has the PDF made again from the
@@ -21,7 +22,9 @@ export const useRegenerateReport = ({
 }: { invalidate?: ExtraInvalidations<ReportDetail, number> } = {}) => {
   const queryClient = useQueryClient();
   return useMutation({
+    ...sendNow,
     mutationFn: regenerateReport,
+    onError: (error, id) => refreshAfterRefusal(queryClient, id, error),
     onSuccess: async (report, id) => {
       queryClient.setQueryData(reportKeys.detail(id), report);
       void invalidateKeys(queryClient, extraKeys(invalidate, report, id));

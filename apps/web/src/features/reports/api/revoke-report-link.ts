@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/lib/api-client';
 import { reportKeys } from './keys';
+import { refreshAfterRefusal, sendNow } from './refresh-after-refusal';
 
 /** DELETE /api/report/link/{id}: the link stops working at once (it stays listed, revoked); 204. */
 export const revokeReportLink = (linkId: number) =>
@@ -11,7 +12,13 @@ export const revokeReportLink = (linkId: number) =>
 export const useRevokeReportLink = (reportId: number) => {
   const queryClient = useQueryClient();
   return useMutation({
+    ...sendNow,
     mutationFn: revokeReportLink,
+    // A 404 may be the report deleted elsewhere (or only the link): both are asked again.
+    onError: (error) => {
+      refreshAfterRefusal(queryClient, reportId, error);
+      void queryClient.invalidateQueries({ queryKey: reportKeys.links(reportId) });
+    },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: reportKeys.links(reportId) }),
   });
 };

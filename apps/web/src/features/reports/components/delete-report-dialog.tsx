@@ -9,9 +9,14 @@ import type { Report } from '@sitelog/shared';
 import { useId } from 'react';
 import { errorMessage } from '@/lib/api-client';
 import type { ExtraInvalidations } from '@/lib/invalidate';
+import { useOnline } from '@/lib/use-online';
 import { useDeleteReport } from '../api/delete-report';
+import { isRefusal } from './regenerate-report-dialog';
 
-/** Asks before a report is deleted (by its author or an admin), naming it. */
+/**
+ * Asks before a report is deleted (by its author or an admin), naming it. Cancel and Escape
+ * always close it; offline it is not sent; a refusal (409: its project archived) disables it.
+ */
 export function DeleteReportDialog({
   report,
   open,
@@ -26,10 +31,11 @@ export function DeleteReportDialog({
   invalidate?: ExtraInvalidations<undefined, number>;
 }) {
   const remove = useDeleteReport({ invalidate });
+  const online = useOnline();
   const titleId = useId();
   const textId = useId();
+  // Never held open: a request on its way is forgotten here (its answer still refreshes the views).
   const close = () => {
-    if (remove.isPending) return;
     remove.reset();
     onClose();
   };
@@ -48,15 +54,19 @@ export function DeleteReportDialog({
             {errorMessage(remove.error)}
           </Alert>
         ) : null}
+        {!online ? (
+          <Alert severity="info" sx={{ mt: 2 }} data-offline-note>
+            You are offline: the report can be deleted when the connection returns.
+          </Alert>
+        ) : null}
       </DialogContent>
       <DialogActions>
-        <Button onClick={close} disabled={remove.isPending}>
-          Cancel
-        </Button>
+        <Button onClick={close}>Cancel</Button>
         <Button
           color="error"
           variant="contained"
           loading={remove.isPending}
+          disabled={!online || (remove.isError && isRefusal(remove.error))}
           onClick={() => remove.mutate(report.id, { onSuccess: onDeleted })}
         >
           Delete report

@@ -16,6 +16,7 @@ import { visuallyHidden } from '@/components/visually-hidden';
 import { formatDate } from '@/lib/format-date';
 import type { ExtraInvalidations } from '@/lib/invalidate';
 import { paths } from '@/lib/paths';
+import { useOnline } from '@/lib/use-online';
 import { isInProgress } from '../api/get-reports';
 import { authorName, formatDayRange, plural, typeLabel } from '../report-text';
 import { DownloadReportButton } from './download-report-button';
@@ -70,7 +71,10 @@ interface ReportCardProps {
   headingLevel?: 'h2' | 'h3';
   /** The project's name (a link to it); off in the project's own section. */
   showProject?: boolean;
-  /** RE-GENERATE for those who may (the author or an admin). */
+  /**
+   * RE-GENERATE for those who may (the author or an admin), unless the project is archived (its
+   * reports are read-only); disabled offline.
+   */
   showRegenerate?: boolean;
   /** What else shows the report, refreshed after a re-generation (the page knows). */
   invalidate?: ExtraInvalidations<ReportDetail, number>;
@@ -82,7 +86,8 @@ interface ReportCardProps {
  * One report in a list: its first photo, title (a link to the report's page), type, project,
  * author, the days it covers, its photos and when it was made; where its PDF is (progress while
  * being made, the reason it failed, pages and size), DOWNLOAD once a PDF exists, and
- * RE-GENERATE (with a confirmation) for its author or an admin.
+ * RE-GENERATE (with a confirmation) for its author or an admin while its project is not archived
+ * (disabled offline, like the app's other changes).
  */
 export function ReportCard({
   report,
@@ -93,7 +98,8 @@ export function ReportCard({
   renderText = plainText,
 }: ReportCardProps) {
   const [confirming, setConfirming] = useState(false);
-  const canRegenerate = showRegenerate && report.canManage;
+  const online = useOnline();
+  const canRegenerate = showRegenerate && report.canManage && !report.project.archived;
   const hasActions = report.pdf !== null || canRegenerate;
   return (
     <Card variant="outlined" data-report-id={report.id}>
@@ -148,12 +154,13 @@ export function ReportCard({
               <Button
                 size="small"
                 startIcon={<RefreshOutlined />}
-                disabled={isInProgress(report)}
+                disabled={isInProgress(report) || !online}
                 onClick={() => setConfirming(true)}
               >
                 Re-generate{' '}
                 <Box component="span" sx={visuallyHidden}>
                   {`“${report.title}”`}
+                  {online ? '' : ' (offline)'}
                 </Box>
               </Button>
             ) : null}

@@ -45,7 +45,7 @@ export function ReportFacts({ report }: { report: ReportDetail }) {
         <Fact label="Covers">{formatDayRange(report.from, report.to)}</Fact>
         <Fact label="Photos">
           {plural(report.photoCount, 'photo')}
-          {report.goneCount > 0 ? ` (${report.goneCount} deleted since)` : ''}
+          {report.goneCount > 0 ? ` (${report.goneCount} deleted or moved since)` : ''}
         </Fact>
         <Fact label="Created">
           <time dateTime={report.createdAt}>{formatDateTime(report.createdAt)}</time>

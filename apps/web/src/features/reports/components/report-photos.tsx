@@ -13,11 +13,15 @@ import { plural } from '../report-text';
 const photoName = (photo: Pick<ReportPhoto, 'name'>) =>
   photo.name.trim() === '' ? 'Untitled photo' : photo.name;
 
-/** What a photo deleted since the report was made is, said where the photo would be. */
+/**
+ * What a photo gone since the report was made is, said where the photo would be: the API tells
+ * a deleted photo and one moved to another project apart from neither (its `upload` is null in
+ * both), so both are named.
+ */
 function goneText(report: Pick<ReportDetail, 'pdf'>, photo: ReportPhoto): string {
   if (report.pdf && photo.sha256 !== null)
-    return `Photo deleted — kept in the PDF made on ${formatDate(report.pdf.generatedAt)}`;
-  return 'Photo deleted — a new PDF leaves it out';
+    return `Deleted or moved to another project — kept in the PDF made on ${formatDate(report.pdf.generatedAt)}`;
+  return 'Deleted or moved to another project — not in a PDF made now';
 }
 
 function PhotoRow({ report, photo }: { report: ReportDetail; photo: ReportPhoto }) {
@@ -114,8 +118,8 @@ function PhotoRow({ report, photo }: { report: ReportDetail; photo: ReportPhoto 
 
 /**
  * The report's photos in their order: thumbnail, name (a link to the photo while it exists),
- * caption, and the SHA-256 of the original the PDF printed, once known. A photo deleted since
- * the report was made is marked, and the PDF made before still holds it.
+ * caption, and the SHA-256 of the original the PDF printed, once known. A photo deleted or moved
+ * to another project since the report was made is marked, and the PDF made before still holds it.
  */
 export function ReportPhotos({ report }: { report: ReportDetail }) {
   return (

@@ -21,12 +21,13 @@ import {
   type ReportDetail,
   type ReportLink,
 } from '@sitelog/shared';
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { ErrorState } from '@/components/error-state';
 import { Section } from '@/components/section';
 import { ListSkeleton } from '@/components/skeletons';
 import { errorMessage } from '@/lib/api-client';
 import { formatDate, formatDateTime } from '@/lib/format-date';
+import { useOnline } from '@/lib/use-online';
 import { useCreateReportLink } from '../api/create-report-link';
 import { useReportLinks } from '../api/get-report-links';
 import { useRevokeReportLink } from '../api/revoke-report-link';
@@ -42,10 +43,16 @@ export const sharedLinkUrl = (link: Pick<CreatedReportLink, 'path'>) =>
 
 type CopyState = 'idle' | 'copied' | 'selected';
 
-/** A new link, shown this once (only its hash is stored): the address, COPY LINK and DONE. */
+/**
+ * A new link, shown this once (only its hash is stored): the address (focused and selected when
+ * it appears, ready to copy), COPY LINK and DONE.
+ */
 function NewLink({ link, onDone }: { link: CreatedReportLink; onDone: () => void }) {
   const field = useRef<HTMLTextAreaElement>(null);
   const [copy, setCopy] = useState<CopyState>('idle');
+  useEffect(() => {
+    field.current?.focus();
+  }, []);
   const url = sharedLinkUrl(link);
   return (
     <Alert
@@ -163,20 +170,24 @@ function RevokeLinkDialog({
   reportId,
   link,
   onClose,
+  onRevoked,
 }: {
   reportId: number;
   link: ReportLink | null;
   onClose: () => void;
+  /** The link is revoked (after `onClose`). */
+  onRevoked: () => void;
 }) {
   const revoke = useRevokeReportLink(reportId);
+  const online = useOnline();
   const titleId = useId();
   const textId = useId();
   // The last link asked about stays drawn while the dialog fades out.
   const [shown, setShown] = useState(link);
   if (link && link !== shown) setShown(link);
   const current = link ?? shown;
+  // Never held open: a request on its way is forgotten here (its answer still refreshes the list).
   const close = () => {
-    if (revoke.isPending) return;
     revoke.reset();
     onClose();
   };
@@ -199,21 +210,26 @@ function RevokeLinkDialog({
             {errorMessage(revoke.error)}
           </Alert>
         ) : null}
+        {!online ? (
+          <Alert severity="info" sx={{ mt: 2 }} data-offline-note>
+            You are offline: the link can be revoked when the connection returns.
+          </Alert>
+        ) : null}
       </DialogContent>
       <DialogActions>
-        <Button onClick={close} disabled={revoke.isPending}>
-          Cancel
-        </Button>
+        <Button onClick={close}>Cancel</Button>
         <Button
           color="error"
           variant="contained"
           loading={revoke.isPending}
+          disabled={!online}
           onClick={() => {
             if (link)
               revoke.mutate(link.id, {
                 onSuccess: () => {
                   revoke.reset();
                   onClose();
+                  onRevoked();
                 },
               });
           }}
@@ -229,15 +245,27 @@ function RevokeLinkDialog({
  * "Share outside the team", for the report's author or an admin: public links to the PDF for
  * people without an account (the client, the insurer). Each works until it expires (7, 30 or 90
  * days) or is revoked, opens that one PDF and nothing else, and counts its downloads. A new
- * link's address is shown once, with COPY LINK.
+ * link's address is shown once, with COPY LINK (the focus goes to it); after DONE or a revoke
+ * the focus goes to the links' heading (the button pressed is gone). Offline nothing is sent:
+ * CREATE LINK and REVOKE wait for the connection.
  */
 export function ReportSharePanel({ report }: { report: ReportDetail }) {
   const links = useReportLinks(report.id);
   const create = useCreateReportLink(report.id);
+  const online = useOnline();
   const [days, setDays] = useState<number>(reportLimits.linkDaysDefault);
   const [created, setCreated] = useState<CreatedReportLink | null>(null);
   const [revoking, setRevoking] = useState<ReportLink | null>(null);
   const hasPdf = report.pdf !== null;
+  const headingId = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Set when the revoke dialog closes: focused once it has closed and given the focus back.
+  const focusHeading = useRef(false);
+  useEffect(() => {
+    if (!focusHeading.current || revoking !== null) return;
+    focusHeading.current = false;
+    heading.current?.focus();
+  });
 
   let list;
   if (links.isPending) list = <ListSkeleton rows={2} label="Loading links…" />;
@@ -260,7 +288,7 @@ export function ReportSharePanel({ report }: { report: ReportDetail }) {
     list = (
       <Box
         component="ul"
-        aria-label="Public links"
+        aria-labelledby={headingId}
         sx={{
           listStyle: 'none',
           m: 0,
@@ -304,7 +332,7 @@ export function ReportSharePanel({ report }: { report: ReportDetail }) {
             <Button
               variant="outlined"
               startIcon={<LinkOutlined />}
-              disabled={!hasPdf}
+              disabled={!hasPdf || !online}
               loading={create.isPending}
               loadingPosition="start"
               onClick={() =>
@@ -313,22 +341,44 @@ export function ReportSharePanel({ report }: { report: ReportDetail }) {
             >
               Create link
             </Button>
-            {hasPdf ? null : (
+            {!hasPdf ? (
               <Typography variant="body2" color="text.secondary">
                 A link can be made once the PDF is ready.
               </Typography>
-            )}
+            ) : !online ? (
+              <Typography variant="body2" color="text.secondary" data-offline-note>
+                You are offline: a link can be made when the connection returns.
+              </Typography>
+            ) : null}
           </Stack>
           {create.isError ? (
             <Alert severity="error" role="alert" onClose={() => create.reset()}>
               {`Could not make the link. ${errorMessage(create.error)}`}
             </Alert>
           ) : null}
-          {created ? <NewLink link={created} onDone={() => setCreated(null)} /> : null}
+          {created ? (
+            <NewLink
+              link={created}
+              onDone={() => {
+                setCreated(null);
+                heading.current?.focus();
+              }}
+            />
+          ) : null}
+          <Typography ref={heading} id={headingId} tabIndex={-1} component="h3" variant="subtitle2">
+            Public links
+          </Typography>
           {list}
         </Stack>
       </Paper>
-      <RevokeLinkDialog reportId={report.id} link={revoking} onClose={() => setRevoking(null)} />
+      <RevokeLinkDialog
+        reportId={report.id}
+        link={revoking}
+        onClose={() => setRevoking(null)}
+        onRevoked={() => {
+          focusHeading.current = true;
+        }}
+      />
     </Section>
   );
 }
