@@ -520,7 +520,7 @@ describe('PATCH /api/comment/{id}', () => {
 
   it('keeps only the new text in its events and notifications', async () => {
     const id = await photo();
-    const created = await comment(id, 'the gate code is 4711, @Alice Archer', bob);
+    const created = await comment(id, 'the gate code is Quokka-Wombat, @Alice Archer', bob);
     const res = await patch(
       created.id,
       { body: 'ask me for the gate code, @Alice Archer' },
@@ -545,7 +545,7 @@ describe('PATCH /api/comment/{id}', () => {
       expect(mine.map((n) => n.excerpt)).toEqual(['ask me for the gate code, @Alice Archer']);
     }
     const timeline = await api(ctx, { method: 'GET', url: '/api/events', token: alice.token });
-    expect(timeline.body).not.toContain('4711');
+    expect(timeline.body).not.toContain('Quokka');
   });
 
   it('changes nothing when the text is the same', async () => {
@@ -620,7 +620,7 @@ describe('DELETE /api/comment/{id}', () => {
         await api(ctx, { method: 'GET', url: '/api/notifications/unread', token: alice.token })
       ).json<UnreadCount>().count;
     const before = await unread();
-    const secret = await comment(id, 'the gate code is 4711, @Alice Archer', bob);
+    const secret = await comment(id, 'the gate code is Quokka-Wombat, @Alice Archer', bob);
     expect(await unread()).toBe(before + 1);
     expect((await remove(secret.id, bob.token)).statusCode).toBe(204);
     expect(await unread()).toBe(before);
@@ -631,7 +631,7 @@ describe('DELETE /api/comment/{id}', () => {
       .where('kind', 'in', ['comment.added', 'mention'])
       .execute();
     expect(left.map((e) => e.comment_id)).toEqual([kept.id, kept.id]);
-    expect(JSON.stringify(left)).not.toContain('4711');
+    expect(JSON.stringify(left)).not.toContain('Quokka');
     expect((await commentActivity(id)).notifications).toEqual([
       { user_id: uploader.id, kind: 'comment.added', reason: 'uploader' },
       { user_id: alice.id, kind: 'mention', reason: 'mentioned' },
@@ -640,7 +640,7 @@ describe('DELETE /api/comment/{id}', () => {
       for (const url of ['/api/events', '/api/notifications']) {
         const res = await api(ctx, { method: 'GET', url, token: who.token });
         expect(res.statusCode).toBe(200);
-        expect(res.body, `${url} for ${who.id}`).not.toContain('4711');
+        expect(res.body, `${url} for ${who.id}`).not.toContain('Quokka');
       }
     }
   });
