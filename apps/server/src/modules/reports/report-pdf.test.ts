@@ -10,10 +10,12 @@ import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import PDFDocument from 'pdfkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { photoJpeg, quadrantImage } from '../../../test/images.js';
 import {
   formatCaptured,
+  formatInstant,
   formatRange,
   indexRowsPerPage,
   PENDING_OUTPUT_LIMIT,
@@ -110,6 +112,36 @@ async function pdfPages(file: string): Promise<number> {
   return Number(/^Pages:\s+(\d+)/m.exec(stdout)?.[1]);
 }
 
+/** The words of page `page` with their boxes (`pdftotext -bbox`), in reading order. */
+async function pdfWords(
+  file: string,
+  page: number,
+): Promise<{ text: string; xMin: number; xMax: number; yMin: number }[]> {
+  const { stdout } = await run('pdftotext', [
+    '-bbox',
+    '-f',
+    String(page),
+    '-l',
+    String(page),
+    file,
+    '-',
+  ]);
+  return [
+    ...stdout.matchAll(
+      /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</g,
+    ),
+  ].map(([, xMin, yMin, xMax, text]) => ({
+    text: text!
+      .replace(/&amp;/g, '&')
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>'),
+    xMin: Number(xMin),
+    xMax: Number(xMax),
+    yMin: Number(yMin),
+  }));
+}
+
 /** The text of pages `first`–`last` (all when not given), laid out as on the page. */
 async function pdfText(file: string, first?: number, last = first): Promise<string> {
   const range = first === undefined ? [] : ['-f', String(first), '-l', String(last)];
@@ -200,7 +232,8 @@ describe('renderReportPdf', () => {
     const title = 'Überbau – Ŝtupo – Кран – Ελλάδα';
     const photos = [
       photo(1, {
-        caption: 'Façade: Schäden am Überbau, łączenie, Кран №2, Γέφυρα',
+        // q̇ has no composed form: its dot is a combining mark placed off the baseline.
+        caption: 'Façade: Schäden am Überbau, łączenie, Кран №2, Γέφυρα, q\u0307',
         // Decomposed, as macOS writes file names: printed as the composed letters.
         name: 'Z\u0307uraw.jpg',
       }),
@@ -218,8 +251,47 @@ describe('renderReportPdf', () => {
     expect(text).toContain(title);
     expect(text).toContain('Мост через Неву');
     expect(text).toContain('Jiří Dvořák');
-    expect(text).toContain('Façade: Schäden am Überbau, łączenie, Кран №2, Γέφυρα');
+    expect(text).toContain('Façade: Schäden am Überbau, łączenie, Кран №2, Γέφυρα, q\u0307');
     expect(text).toContain('Żuraw.jpg');
+  });
+
+  it('lays Latin-1 text out as pdfkit does, kerning included; fingerprints in Courier', async () => {
+    // Kerned pairs (AV, AW, Te, Yo, P., V., r.) and Latin-1 letters, on one line.
+    const caption = 'AVAWAY Tea, Yo-yo P.V. Fåvang Ærø Größe «1.074,50» ¿Qué? Wölfe r. T.';
+    const { file } = await render({
+      layout: 1,
+      photos: [photo(1, { caption })],
+      cover: cover({ photoCount: 1 }),
+    });
+    // The same line drawn by pdfkit itself, in the same font (the report's caption: 10 pt).
+    const reference = path.join(dir, 'reference.pdf');
+    const doc = new PDFDocument({ size: 'A4', margin: 0 });
+    const written = new Promise<void>((resolve) =>
+      doc.pipe(createWriteStream(reference)).on('finish', () => resolve()),
+    );
+    const font = createRequire(import.meta.url).resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
+    doc.font(withoutLayoutTables(readFileSync(font))).fontSize(10);
+    doc.text(caption, 50, 50, { lineBreak: false });
+    doc.end();
+    await written;
+
+    const line = (words: { text: string; xMin: number; xMax: number; yMin: number }[]) => {
+      const first = words.find((w) => w.text === 'AVAWAY')!;
+      const on = words.filter((w) => Math.abs(w.yMin - first.yMin) < 0.5);
+      return on.map((w) => ({ text: w.text, from: w.xMin - first.xMin, to: w.xMax - first.xMin }));
+    };
+    const drawn = line(await pdfWords(file, 2));
+    const expected = line(await pdfWords(reference, 1));
+    expect(drawn.map((w) => w.text)).toEqual(caption.split(' '));
+    expect(drawn.map((w) => w.text)).toEqual(expected.map((w) => w.text));
+    drawn.forEach((w, i) => {
+      expect(w.from).toBeCloseTo(expected[i]!.from, 1);
+      expect(w.to).toBeCloseTo(expected[i]!.to, 1);
+    });
+
+    const { stdout: fonts } = await run('pdffonts', [file]);
+    expect(fonts).toMatch(/DejaVuSans\s.*yes\s+yes\s+yes/);
+    expect(fonts).toMatch(/^Courier\s+Type 1/m);
   });
 
   it('continues a long intro on further pages and cuts long captions with an ellipsis', async () => {
@@ -431,5 +503,54 @@ describe('report PDF text', () => {
       '15 Jan 2026, 12:00:00 (camera time)',
     );
     expect(formatCaptured(null, 'UTC').text).toBe('not recorded');
+  });
+
+  it('writes instants as ICU does, also around each zone offset change', () => {
+    const MONTHS = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ');
+    const formats = new Map<string, Intl.DateTimeFormat>();
+    const icu = (ms: number, timeZone: string) => {
+      let format = formats.get(timeZone);
+      if (!format) {
+        format = new Intl.DateTimeFormat('en-GB', {
+          timeZone,
+          ...{ year: 'numeric', month: '2-digit', day: '2-digit' },
+          ...{ hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' },
+        } as const);
+        formats.set(timeZone, format);
+      }
+      const p = Object.fromEntries(format.formatToParts(ms).map((part) => [part.type, part.value]));
+      return `${Number(p.day)} ${MONTHS[Number(p.month) - 1]} ${p.year}, ${p.hour}:${p.minute}:${p.second} (${timeZone})`;
+    };
+    const HOUR = 3_600_000;
+    // Summer time, half-hour and 45-minute offsets, a 30-minute change (Lord Howe), the far side
+    // of the date line.
+    const zones = [
+      'Europe/Berlin',
+      'America/St_Johns',
+      'Asia/Kathmandu',
+      'Australia/Lord_Howe',
+      'Pacific/Chatham',
+    ];
+    const wrong: string[] = [];
+    for (const timeZone of zones) {
+      const zone = new Intl.DateTimeFormat('en-GB', { timeZone, timeZoneName: 'longOffset' });
+      const offset = (ms: number) =>
+        zone.formatToParts(ms).find((part) => part.type === 'timeZoneName')?.value;
+      let changes = 0;
+      for (let at = Date.UTC(2025, 0, 1); at < Date.UTC(2026, 0, 1); at += 12 * HOUR) {
+        // A time in every twelve hours of the year; every 3 min 7 s around a change.
+        const instants = [at + 7 * 60_000 + 11_000];
+        if (offset(at) !== offset(at + 12 * HOUR)) {
+          changes++;
+          for (let ms = at - HOUR; ms < at + 13 * HOUR; ms += 187_000) instants.push(ms);
+        }
+        for (const ms of instants) {
+          const iso = new Date(ms).toISOString();
+          if (formatInstant(iso, timeZone) !== icu(ms, timeZone)) wrong.push(`${timeZone} ${iso}`);
+        }
+      }
+      if (timeZone !== 'Asia/Kathmandu') expect(changes, timeZone).toBe(2);
+    }
+    expect(wrong).toEqual([]);
   });
 });
