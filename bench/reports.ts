@@ -14,14 +14,19 @@
  * - The baseline: the same JPEGs, read the same way, into a bare pdfkit PDF: one image per A4
  *   page, fitted, no text, no layout, written to a file, with the report's backpressure (it waits
  *   while more than PENDING_OUTPUT_LIMIT is pending, as the report does; without it, it would
- *   hold up to the whole PDF in memory and let the disk catch up at the end).
+ *   hold up to the whole PDF in memory and let the disk catch up at the end), and the report's
+ *   document option `compress: false` (streams not deflated; either way pdfkit never deflates a
+ *   JPEG, only the page contents).
  * - Each case runs in a child process of its own (`node --import tsx bench/reports.ts
  *   --child=…`), so its peak RSS (`process.resourceUsage().maxRSS`) is that case's alone. The
  *   child first makes a small one (4 photos, not timed), as a server that has made a report
  *   since it started: the first one also pays for loading code and time-zone data. The time is
  *   from the first photo asked for to the file finished.
  * - Rounds: each round runs every size, report and baseline back to back (which goes first
- *   alternates by round).
+ *   alternates by round). Five rounds in the full form: one round's ratio moves by ±0.3 on this
+ *   shared machine (a child's CPU time includes V8 compiling the code it runs on background
+ *   threads, and a garbage collection falls into one size's run or the next), the median of
+ *   five by less.
  * - Time per photo: the slope of the time over the photo count (least squares over the sizes of
  *   a round), report against baseline, the median of the per-round ratios: what each photo adds.
  *   The target applies to CPU time (user + system, `process.cpuUsage`): both cases are one
@@ -69,7 +74,7 @@ export interface ReportsOptions {
   rounds: number;
 }
 
-export const fullReports: ReportsOptions = { sizes: [20, 100, 200], rounds: 3 };
+export const fullReports: ReportsOptions = { sizes: [20, 100, 200], rounds: 5 };
 /** `npm test`'s form: the two ends of the range, three times (≈ 20 s). */
 export const quickReports: ReportsOptions = { sizes: [20, 200], rounds: 3 };
 
@@ -164,7 +169,9 @@ async function runReport(manifest: Manifest, count: number, file: string): Promi
 
 /** The baseline: each JPEG on a page of its own, fitted, nothing else. */
 async function runBaseline(manifest: Manifest, count: number, file: string): Promise<number> {
-  const doc = new PDFDocument({ autoFirstPage: false, size: 'A4', margin: 0 });
+  // The report's `compress: false`: a bare PDF's only deflated streams would be its page
+  // contents (≈ 40 bytes each).
+  const doc = new PDFDocument({ autoFirstPage: false, size: 'A4', margin: 0, compress: false });
   const out = createWriteStream(file);
   const written = pipeline(doc, out);
   let pages = 0;
