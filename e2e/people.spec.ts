@@ -12,8 +12,17 @@ async function freshPage(browser: Browser, baseURL: string | undefined, errors: 
 /** Signs in through the login page with what a person would type. */
 async function submitLogin(page: Page, email: string, password: string) {
   await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
+  const emailField = page.getByLabel('Email');
+  const passwordField = page.getByLabel('Password', { exact: true });
+  // Both values must hold before LOGIN: under load a full run once sent the sample admin's
+  // prefilled email with this password (a 401 instead of the deactivation message), so the
+  // form is filled again until both fields read what was typed.
+  await expect(async () => {
+    await emailField.fill(email);
+    await passwordField.fill(password);
+    await expect(emailField).toHaveValue(email, { timeout: 1000 });
+    await expect(passwordField).toHaveValue(password, { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
   await page.getByRole('button', { name: 'Login' }).click();
 }
 
