@@ -18,7 +18,7 @@
  *   document option `compress: false` (streams not deflated; either way pdfkit never deflates a
  *   JPEG, only the page contents).
  * - Each case runs in a child process of its own (`node --import tsx bench/reports.ts
- *   --child=…`), so its peak RSS (`process.resourceUsage().maxRSS`) is that case's alone. The
+ *   --child=…`), so its peak RSS (`VmHWM`, see `peakRssKiB`) is that case's alone. The
  *   child first makes a small one (4 photos, not timed), as a server that has made a report
  *   since it started: the first one also pays for loading code and time-zone data. The time is
  *   from the first photo asked for to the file finished.
@@ -204,12 +204,27 @@ async function child(kind: Kind, count: number, dir: string): Promise<void> {
   const result: CaseResult = {
     ms,
     cpuMs: (user + system) / 1000,
-    maxRssKiB: process.resourceUsage().maxRSS,
+    maxRssKiB: peakRssKiB(),
     bytes: statSync(file).size,
     pages,
   };
   rmSync(file, { force: true });
   process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+/**
+ * This process's peak RSS in KiB. On Linux the kernel's `VmHWM`, which starts afresh with the
+ * process image: `getrusage`'s `maxRSS` keeps the high-water mark of the process that forked the
+ * child (under `npm run bench` the bench runner's few hundred MiB), so every case read the same.
+ */
+function peakRssKiB(): number {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (match) return Number(match[1]);
+  } catch {
+    // Not Linux: fall back to getrusage.
+  }
+  return process.resourceUsage().maxRSS;
 }
 
 function runChild(kind: Kind, count: number, dir: string): Promise<CaseResult> {
