@@ -115,7 +115,13 @@ export function ReportCard({
               {renderText(report.title)}
             </Link>
           </Typography>
-          <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+          {/* A div: the Archived chip is one, and a div may not sit in a paragraph. */}
+          <Typography
+            component="div"
+            variant="body2"
+            color="text.secondary"
+            sx={{ overflowWrap: 'anywhere' }}
+          >
             {typeLabel(report)}
             {showProject ? (
               <>
