@@ -19,18 +19,28 @@ const page = (
   next: number | null = null,
 ): NotificationPage => ({ notifications, next, unread });
 
+/**
+ * Noon today: the times below are counted back from it, and the test that reads them pins the
+ * clock there, so "2 hours ago" stays today whenever the suite runs (at 00:30 it was yesterday).
+ */
+const NOON = (() => {
+  const noon = new Date();
+  noon.setHours(12, 0, 0, 0);
+  return noon;
+})();
+
 const comment = makeNotification({
   id: 31,
   kind: 'comment.added',
   actor: ben,
   reason: 'uploader',
   excerpt: 'Who fixes this?',
-  createdAt: new Date(Date.now() - 5 * 60_000).toISOString(),
+  createdAt: new Date(NOON.getTime() - 5 * 60_000).toISOString(),
 });
 const photos = makeNotification({
   id: 30,
   count: 12,
-  createdAt: new Date(Date.now() - 2 * 3_600_000).toISOString(),
+  createdAt: new Date(NOON.getTime() - 2 * 3_600_000).toISOString(),
 });
 const archived = makeNotification({
   id: 29,
@@ -58,6 +68,7 @@ afterEach(() => {
 
 describe('/notifications', () => {
   it('lists notifications newest first as sentences, unread ones marked, with thumbnails and times', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, now: NOON });
     renderApp('/notifications', {
       signedInAs: member,
       api: { 'GET /api/notifications': { body: page([comment, photos, archived]) } },
