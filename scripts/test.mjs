@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs every suite of the project in order and prints what ran, what was skipped and why.
-// Usage: npm test [-- --only=typecheck,lint,format,server,server-pg,web,build,e2e,bench]
+// Usage: npm test [-- --only=typecheck,lint,format,server,server-pg,web,build,e2e,cluster,cluster-e2e,bench]
 //
 // With CI=true nothing may be skipped silently: a skipped suite, a skipped test (other than the
 // intended ones allowed below), a missing photo corpus or a flaky browser test fails the run.
@@ -32,6 +32,13 @@ const allowedSkips = {
     },
   ],
 };
+
+/** Why the cluster suites cannot run here, or null when they can. */
+function clusterProblem() {
+  if (!process.env.TEST_DATABASE_URL) return 'TEST_DATABASE_URL is not set';
+  const nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].some((file) => existsSync(file));
+  return nginx ? null : 'no nginx (apt-get install -y nginx)';
+}
 
 const photoExtensions = /\.(jpe?g|heic|heif|png|webp|tiff?|avif)$/i;
 
@@ -98,6 +105,26 @@ const suites = [
       existsSync(chromium) ? null : `no Chromium at ${chromium} (apt-get install -y chromium)`,
   },
   {
+    // Several instances behind nginx on one PostgreSQL database and one bucket (issue 17):
+    // sessions, limits, media links, the sweeper's leader, seeding, and the fault tests.
+    // `npm run test:cluster` runs the long forms (CLUSTER_FULL=1).
+    name: 'cluster',
+    label: 'cluster suite (nginx, 2 instances, PostgreSQL, S3)',
+    ...vitest('cluster'),
+    skip: () => clusterProblem(),
+  },
+  {
+    // The browser spec walk through nginx against two instances.
+    name: 'cluster-e2e',
+    label: 'browser walk through the cluster',
+    cmd: 'npx',
+    args: ['playwright', 'test', '-c', 'e2e/playwright.cluster.config.ts'],
+    report: 'playwright',
+    skip: () =>
+      clusterProblem() ??
+      (existsSync(chromium) ? null : `no Chromium at ${chromium} (apt-get install -y chromium)`),
+  },
+  {
     // The CI-sized benchmark (issue 11): prints its table; fails only on a FAIL row, a figure
     // more than 3× worse than its target (or than a hand-written server where that cannot reach
     // the target here; an N+1 query, say), never on an ordinary miss.
@@ -160,7 +187,8 @@ function playwrightOutcomes(file) {
 const results = [];
 for (const suite of suites) {
   const label = suite.label ?? suite.name;
-  if (only && !only.has(suite.name) && !(suite.name === 'build' && only.has('e2e'))) continue;
+  const needsBuild = only && (only.has('e2e') || only.has('cluster-e2e'));
+  if (only && !only.has(suite.name) && !(suite.name === 'build' && needsBuild)) continue;
   const reason = suite.skip?.();
   if (reason) {
     if (ci) {
