@@ -43,6 +43,8 @@ export interface ClusterOptions {
   logLevel?: string;
   /** nginx's port (default: a free one). */
   port?: number;
+  /** The instances' ports, in order (default: free ones). */
+  instancePorts?: number[];
   /** nginx's `fail_timeout` for each instance (default 2 s: a restarted one rejoins quickly). */
   failTimeoutSeconds?: number;
   /** nginx's access log (default on; benchmarks turn it off). */
@@ -96,6 +98,8 @@ export interface Cluster {
   readonly dir: string;
   /** nginx's access log (one line per request: upstream address, status, time). */
   accessLog(): string;
+  /** The access log's file, to read it from another process (removed by close()). */
+  readonly accessLogFile: string;
   nginxErrors(): string;
   close(): Promise<void>;
 }
@@ -269,7 +273,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     const instances: (Instance & { startPromise?: Promise<void> })[] = [];
     for (let i = 0; i < count; i += 1) {
       const name = String.fromCharCode('a'.charCodeAt(0) + i);
-      const port = await freePort();
+      const port = options.instancePorts?.[i] ?? (await freePort());
       const dataDir = path.join(dir, `instance-${name}`);
       mkdirSync(dataDir, { recursive: true, mode: 0o700 });
       instances.push(makeInstance({ name, port, dataDir, env, dir }));
@@ -313,6 +317,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       s3: { endpoint: s3.endpoint, bucket: s3.bucket, stop: s3.stop, start: s3.start },
       dir,
       accessLog: () => read('access.log'),
+      accessLogFile: path.join(confDir, 'access.log'),
       nginxErrors: () => read('error.log'),
       close: cleanup,
     };
