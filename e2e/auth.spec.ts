@@ -1,14 +1,13 @@
 import type { ErrorResponse } from '@sitelog/shared';
-import { expect, SAMPLE_ADMIN, signIn, test } from './fixtures.js';
+import { expect, sampleAdminOnLoginForm, signIn, test } from './fixtures.js';
 
 test.describe('sign-in and sessions', () => {
-  test('signs in with the prefilled sample admin, keeps the session on reload, logs out', async ({
+  test('signs in as the sample admin (prefilled, unless behind nginx), keeps the session on reload, logs out', async ({
     page,
     request,
   }) => {
     await page.goto('/login');
-    await expect(page.getByLabel('Email')).toHaveValue(SAMPLE_ADMIN);
-    await expect(page.getByLabel('Password', { exact: true })).not.toHaveValue('');
+    await sampleAdminOnLoginForm(page, request);
     await page.getByRole('button', { name: 'Login' }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('heading', { name: 'Bookmarks' })).toBeVisible();
@@ -29,8 +28,9 @@ test.describe('sign-in and sessions', () => {
     expect(after.status()).toBe(401);
   });
 
-  test('shows the server message under the form on a wrong password', async ({ page }) => {
+  test('shows the server message under the form on a wrong password', async ({ page, request }) => {
     await page.goto('/login');
+    await sampleAdminOnLoginForm(page, request);
     await page.getByLabel('Password', { exact: true }).fill('definitely-wrong');
     await page.getByRole('button', { name: 'Login' }).click();
     await expect(page.getByText('The email or password is not correct.')).toBeVisible();
@@ -48,6 +48,7 @@ test.describe('sign-in and sessions', () => {
     request,
   }) => {
     await page.goto('/login');
+    await sampleAdminOnLoginForm(page, request);
     await page.getByRole('button', { name: 'Login' }).click();
     await expect(page.getByRole('heading', { name: 'Bookmarks' })).toBeVisible();
     await page.goto('/no/such/page');

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
 import type { LoginHints, LoginResponse, Project, Upload } from '@sitelog/shared';
 import sharp from 'sharp';
@@ -5,9 +7,26 @@ import sharp from 'sharp';
 /** A signed-in account: the login answer, plus the password it was signed in with. */
 export type Account = LoginResponse & { password: string };
 
-/** The sample workspace's shared password, as the login page gets it. */
+/**
+ * Set by the cluster config (e2e/playwright.cluster.config.ts): an instance's own
+ * /api/auth/hints, bypassing nginx. The app is then behind a proxy, whose X-Forwarded-For keeps
+ * the sample password off the login page (by design), so tests type it instead.
+ */
+const directHintsUrl = process.env.E2E_HINTS_URL;
+/** True when the app under test is behind nginx: the login page is not prefilled. */
+export const behindProxy = !!directHintsUrl;
+
+/** This suite's artifacts folder (screenshots go under it), as its Playwright config chose. */
+export const artifactsDir =
+  process.env.E2E_ARTIFACTS_DIR ??
+  path.join(path.dirname(fileURLToPath(import.meta.url)), '.artifacts');
+
+/**
+ * The sample workspace's shared password, as the login page gets it (behind nginx: from an
+ * instance directly, the only place that tells it).
+ */
 export async function samplePassword(request: APIRequestContext): Promise<string> {
-  const hints = await request.get('/api/auth/hints');
+  const hints = await request.get(directHintsUrl ?? '/api/auth/hints');
   const body = (await hints.json()) as LoginHints;
   if (!body.sample) throw new Error('the e2e server has no sample account');
   return body.sample.password;
@@ -15,6 +34,21 @@ export async function samplePassword(request: APIRequestContext): Promise<string
 
 export const SAMPLE_ADMIN = 'dana.whitfield@example.com';
 export const SAMPLE_MEMBER = 'marco.rossi@example.com';
+
+/**
+ * Waits for the login form to hold the sample admin, as a visitor on this machine finds it
+ * (prefilled by the server); behind nginx, which never offers the sample account, types it.
+ */
+export async function sampleAdminOnLoginForm(page: Page, request: APIRequestContext) {
+  const email = page.getByLabel('Email');
+  const password = page.getByLabel('Password', { exact: true });
+  if (behindProxy) {
+    await email.fill(SAMPLE_ADMIN);
+    await password.fill(await samplePassword(request));
+  }
+  await expect(email).toHaveValue(SAMPLE_ADMIN);
+  await expect(password).not.toHaveValue('');
+}
 
 export async function apiLogin(
   request: APIRequestContext,

@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from '@playwright/test';
-import { expect, signIn, test, type Account } from './fixtures.js';
+import { artifactsDir, expect, signIn, test, type Account } from './fixtures.js';
 import {
   expectSentToLogin,
   loadWalkData,
@@ -18,14 +17,11 @@ import {
  * project) and 375 px (phone project, via the @phone tag). Each route is loaded once; its key
  * content, tab title and image alt texts are checked, and a full-page screenshot is saved to
  * e2e/.artifacts/screenshots/<width>/<route>.png (the member's view of role-dependent screens
- * to <width>/member/<route>.png) for a reviewer to look at.
+ * to <width>/member/<route>.png) for a reviewer to look at. The cluster config's run (through
+ * nginx) saves them under e2e/.artifacts/cluster/screenshots/ instead.
  */
 
-const screenshotsDir = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '.artifacts',
-  'screenshots',
-);
+const screenshotsDir = path.join(artifactsDir, 'screenshots');
 
 /** Images without an alt attribute (alt="" marks a decorative one and is fine). */
 const imagesWithoutAlt = (page: Page) =>
