@@ -11,6 +11,12 @@ declare module 'autocannon' {
     duration?: number;
     headers?: Record<string, string>;
     requests?: Request[];
+    method?: string;
+    body?: Buffer;
+    /** Requests in all, then stop (instead of `duration`). */
+    amount?: number;
+    /** Seconds a request may take before it counts as a timeout (10 when absent). */
+    timeout?: number;
   }
   interface Histogram {
     average: number;

@@ -4,6 +4,7 @@
  * throughput, a paced sender for latency at a fixed rate) and answers the figures. Not meant
  * to be run by hand.
  */
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import autocannon from 'autocannon';
 
@@ -25,6 +26,11 @@ export interface LoadJob {
   overallRate?: number;
   /** The paced sender's time limit per request (an error past it); 10 s when absent. */
   timeoutMs?: number;
+  /** Throughput runs: the method (GET when absent) and a file whose bytes are every request's body. */
+  method?: string;
+  bodyFile?: string;
+  /** Throughput runs: this many requests in all, then stop (instead of `duration`). */
+  amount?: number;
 }
 
 export interface LoadResult {
@@ -44,6 +50,14 @@ function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? NaN;
 }
 
+/** Request bodies by file, read once (a 12 MP photo's upload is sent many times). */
+const bodies = new Map<string, Buffer>();
+const bodyOf = (file: string) => {
+  const body = bodies.get(file) ?? readFileSync(file);
+  bodies.set(file, body);
+  return body;
+};
+
 /** As many requests as the server answers: autocannon, each connection sending its next at once. */
 async function flat(job: LoadJob): Promise<LoadResult> {
   const result = await autocannon({
@@ -51,6 +65,10 @@ async function flat(job: LoadJob): Promise<LoadResult> {
     connections: job.connections,
     duration: job.duration,
     headers: job.headers,
+    ...(job.method ? { method: job.method } : {}),
+    ...(job.bodyFile ? { body: bodyOf(job.bodyFile) } : {}),
+    ...(job.amount ? { amount: job.amount } : {}),
+    ...(job.timeoutMs ? { timeout: job.timeoutMs / 1000 } : {}),
     ...(job.requests
       ? { requests: job.requests.map((r) => ({ method: 'GET', path: r.path, headers: r.headers })) }
       : job.paths

@@ -22,6 +22,7 @@ import { loadAverage, median } from './measure.js';
 import { fullNotifications, measureNotifications } from './notifications.js';
 import { fullQueue, measureQueue } from './queue.js';
 import { fullReports, measureReports, quickReports } from './reports.js';
+import { fullCluster, measureCluster } from './cluster.js';
 import { benchPostgresUrl, fullSearch, measureSearch, quickSearch } from './search.js';
 import {
   atLeast,
@@ -271,6 +272,23 @@ if (quick) {
       atMost(1000, 'ms'),
     ),
   );
+}
+// 9. Several instances behind nginx (issue 17): the home feed and 12 MP uploads through nginx with
+// 1, 2 and 3 instances, and what nginx costs. Full run only: it starts a cluster first (3
+// instances and their gazetteers, s3rver, nginx; ≈ 25 s on a quiet machine, 2 minutes under load).
+if (quick) {
+  rows.push(
+    notMeasured(
+      'home feed and uploads through nginx, 1–3 instances; nginx: direct / through',
+      '≥ 1.80×; ≤ 1.15×',
+      'full run only',
+    ),
+  );
+} else {
+  progress('several instances behind nginx…');
+  const cluster = await measureCluster(fullCluster, progress);
+  notes.push(...cluster.notes);
+  rows.push(...cluster.rows);
 }
 rows.push(
   notMeasured(
