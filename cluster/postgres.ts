@@ -1,7 +1,7 @@
 // The cluster's PostgreSQL: a fresh database on a running server (the machine's, by default), or a
 // private server made with initdb in a temp folder, which a fault test may stop and restart.
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { Child, freePort, waitFor, type ExitInfo } from './processes.js';
@@ -84,6 +84,11 @@ export async function privateServer(dir: string): Promise<ClusterDatabase> {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
     const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
     ids = { uid, gid };
+    // The postgres account must reach `dir`: its parent (the harness's mkdtemp folder, 0700)
+    // gets search permission for others, not read (nobody else can list it).
+    const parent = path.dirname(dir);
+    const mode = statSync(parent).mode & 0o7777;
+    if ((mode & 0o001) === 0) chmodSync(parent, mode | 0o001);
     chownSync(dir, uid, gid);
     chownSync(dataDir, uid, gid);
   }
