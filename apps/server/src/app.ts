@@ -23,6 +23,7 @@ import { clientConfigRoutes } from './modules/client-config/client-config.routes
 import { commentRoutes } from './modules/comments/comments.routes.js';
 import { eventRoutes } from './modules/events/events.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { createReadiness, type Readiness } from './modules/health/readiness.js';
 import { notificationRoutes } from './modules/notifications/notifications.routes.js';
 import { placesRoutes } from './modules/places/places.routes.js';
 import { projectRoutes } from './modules/projects/projects.routes.js';
@@ -44,6 +45,11 @@ export interface AppDeps {
   links: MediaLinks;
   storage: Storage;
   images: ImageProcessor;
+  /**
+   * Set to draining by main.ts when the process is asked to stop (the health check answers 503
+   * `draining`); a fresh one, never draining, unless given.
+   */
+  readiness?: Readiness;
   /** Body-idle limit of the upload call (default `UPLOAD_IDLE_TIMEOUT_MS`); tests shorten it. */
   uploadIdleTimeoutMs?: number;
   /** Where log lines go (default: stdout, asynchronously); tests read them. */
@@ -97,6 +103,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     else done();
   });
   registerAuth(app, deps);
+  // While draining every answer closes its connection, so keep-alive clients (the balancer's
+  // pool) reconnect, to another instance; and a request in flight when the server closes does
+  // not hold its idle connection (and the close) open until the keep-alive timeout.
+  const readiness = deps.readiness ?? createReadiness();
+  app.addHook('onSend', (_request, reply, _payload, done) => {
+    if (readiness.draining) void reply.header('connection', 'close');
+    done();
+  });
   // Before @fastify/compress's preParsing hook would wrap a multipart body nobody reads.
   refuseEncodedMultipart(app);
 
@@ -123,7 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.swagger(),
   );
 
-  healthRoutes(app, deps);
+  healthRoutes(app, { ...deps, readiness });
   authRoutes(app, deps);
   clientConfigRoutes(app, deps);
   placesRoutes(app);

@@ -19,3 +19,12 @@ export const notFound = (what: string) => new AppError(404, 'not_found', `${what
 export const badRequest = (message: string, code = 'bad_request') =>
   new AppError(400, code, message);
 export const conflict = (message: string, code = 'conflict') => new AppError(409, code, message);
+
+/** The database cannot be reached (refused, reset, restarting): retried by the client shortly. */
+export const databaseUnavailable = () =>
+  new AppError(
+    503,
+    'database_unavailable',
+    'The database cannot be reached right now. Try again in a moment.',
+    { 'retry-after': '5' },
+  );

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import type { DestinationStream } from 'pino';
-import { buildApp } from '../src/app.js';
+import { buildApp, type AppDeps } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createDatabase, migrateToLatest, type Database } from '../src/db/database.js';
 import {
@@ -190,11 +190,13 @@ export async function openTestContext(
 
 /**
  * A second app on the context's config, storage and images but another database (e.g. one that
- * cannot be reached). The caller closes both.
+ * cannot be reached), and any other dependency `deps` gives (e.g. a readiness to drain). The
+ * caller closes both.
  */
 export async function buildAppWithDatabase(
   ctx: TestContext,
   db: Database,
+  deps: Partial<AppDeps> = {},
 ): Promise<FastifyInstance> {
   const links = createMediaLinks({ config: ctx.config, storage: ctx.storage });
   const app = await buildApp({
@@ -203,6 +205,7 @@ export async function buildAppWithDatabase(
     links,
     storage: ctx.storage,
     images: ctx.images,
+    ...deps,
   });
   await app.ready();
   return app;

@@ -13,3 +13,4 @@ export * from './mentions.js';
 export * from './notifications.js';
 export * from './invitations.js';
 export * from './reports.js';
+export * from './health.js';

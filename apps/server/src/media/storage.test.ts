@@ -8,6 +8,8 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { once } from 'node:events';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -76,6 +78,10 @@ const freshKeys = () =>
 
 describe.each(['local', 's3'] as const)('%s storage', (kind) => {
   const storage = () => drivers[kind];
+
+  it('passes its health check while it can be used', async () => {
+    await expect(storage().check()).resolves.toBeUndefined();
+  });
 
   it('stores bytes and gives them back whole, as a buffer and as a stream', async () => {
     const { formatted } = freshKeys();
@@ -204,6 +210,16 @@ describe('local storage', () => {
     expect(mode(path.join(dir, ...keys.original.split('/'))).toString(8)).toBe('600');
   });
 
+  it('fails its health check when the media folder is gone', async () => {
+    const dir = path.join(workDir, 'checked-media');
+    const local = createLocalStorage(dir);
+    rmSync(dir, { recursive: true });
+    await expect(local.check()).rejects.toMatchObject({
+      name: 'StorageError',
+      reason: 'unavailable',
+    });
+  });
+
   it('has no presigned URLs: media is served by the app', async () => {
     const expiry = { signingDate: new Date(), expiresInSeconds: 60, contentType: 'image/jpeg' };
     expect(await drivers.local.presignedGetUrl(freshKeys().formatted, expiry)).toBeNull();
@@ -219,6 +235,42 @@ describe('local storage', () => {
 });
 
 describe('s3 storage', () => {
+  const bucketAt = (endpoint: string) =>
+    createS3Storage({
+      kind: 's3',
+      bucket: BUCKET,
+      endpoint,
+      region: 'us-east-1',
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+      forcePathStyle: true,
+    });
+
+  it('fails its health check when nothing listens', async () => {
+    const refused = bucketAt('http://127.0.0.1:1');
+    try {
+      await expect(refused.check()).rejects.toMatchObject({ reason: 'unavailable' });
+    } finally {
+      await refused.close();
+    }
+  });
+
+  it('fails its health check when the bucket accepts the connection and never answers', async () => {
+    // The check gives up after a few seconds; the uploads' client would wait 3 × 20 s.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const hung = bucketAt(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`);
+    try {
+      await expect(hung.check()).rejects.toMatchObject({ reason: 'unavailable' });
+    } finally {
+      await hung.close();
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
+  });
+
   it('hands out presigned GET URLs that serve the exact content type', async () => {
     const { formatted } = freshKeys();
     await drivers.s3.put(formatted, Buffer.from('jpeg bytes'), 'image/jpeg');

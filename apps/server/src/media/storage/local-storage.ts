@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, constants, mkdirSync } from 'node:fs';
 import {
+  access,
   copyFile,
   mkdir,
   open,
@@ -13,7 +14,7 @@ import {
 } from 'node:fs/promises';
 import path from 'node:path';
 import { contentTypeForKey } from '../media-types.js';
-import { throwDiskError } from './storage-error.js';
+import { StorageError, throwDiskError } from './storage-error.js';
 import { assertValidKey, type Storage, type StoredObjectInfo } from './storage.js';
 
 const isErrno = (err: unknown, code: string) =>
@@ -175,6 +176,15 @@ export function createLocalStorage(dir: string): Storage {
 
     async presignedGetUrl() {
       return null;
+    },
+
+    async check() {
+      // The folder is there and this account may write in it (a removed or read-only mount).
+      try {
+        await access(root, constants.W_OK);
+      } catch (err) {
+        throw new StorageError('unavailable', 'the media folder is not writable', { cause: err });
+      }
     },
 
     async close() {},

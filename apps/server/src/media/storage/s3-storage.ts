@@ -4,10 +4,12 @@ import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   type GetObjectCommandOutput,
+  type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../../config.js';
@@ -45,6 +47,12 @@ const DEFAULT_TIMEOUTS: S3Timeouts = {
   maxAttempts: 3,
 };
 
+/**
+ * The health check's HeadBucket: one attempt, answered within this long or counted as down. A
+ * balancer polls every few seconds; a check that waited on retries would answer too late.
+ */
+const CHECK_TIMEOUT_MS = 2_500;
+
 /** An outage (or a full backend) becomes a StorageError the uploads module can answer. */
 function throwS3Error(err: unknown): never {
   const reason = s3FailureReason(err);
@@ -65,7 +73,7 @@ export function createS3Storage(
   config: S3StorageConfig,
   timeouts: S3Timeouts = DEFAULT_TIMEOUTS,
 ): Storage {
-  const client = new S3Client({
+  const options: S3ClientConfig = {
     region: config.region,
     ...(config.endpoint ? { endpoint: config.endpoint } : {}),
     forcePathStyle: config.forcePathStyle,
@@ -78,11 +86,20 @@ export function createS3Storage(
     // S3-compatible servers; checksums only where the API requires them.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+  };
+  const client = new S3Client({
+    ...options,
     maxAttempts: timeouts.maxAttempts,
     requestHandler: {
       connectionTimeout: timeouts.connectionTimeoutMs,
       socketTimeout: timeouts.socketTimeoutMs,
     },
+  });
+  // Its own client, without retries and with short timeouts (the SDK sets those per client).
+  const checkClient = new S3Client({
+    ...options,
+    maxAttempts: 1,
+    requestHandler: { connectionTimeout: CHECK_TIMEOUT_MS, socketTimeout: CHECK_TIMEOUT_MS },
   });
   const Bucket = config.bucket;
   /** A request whose outage surfaces as a StorageError. */
@@ -184,8 +201,20 @@ export function createS3Storage(
       });
     },
 
+    async check() {
+      try {
+        await checkClient.send(new HeadBucketCommand({ Bucket }), {
+          abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
+        });
+      } catch (err) {
+        // Down, slow, or refusing us (a missing bucket, wrong keys): either way not usable.
+        throw new StorageError('unavailable', 'the bucket cannot be reached', { cause: err });
+      }
+    },
+
     async close() {
       client.destroy();
+      checkClient.destroy();
     },
   };
 }

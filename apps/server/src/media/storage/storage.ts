@@ -55,6 +55,12 @@ export interface Storage {
    * server serves it itself (local disk: use a signed `/media/…` URL).
    */
   presignedGetUrl(key: string, options: PresignedGetOptions): Promise<string | null>;
+  /**
+   * Whether the storage can be used now, for the health check: resolves when it can, rejects
+   * with StorageError('unavailable') when it cannot. Cheap (no object is written) and bounded in
+   * time (the bucket's answer is awaited a few seconds at most, once).
+   */
+  check(): Promise<void>;
   /** Releases connections. */
   close(): Promise<void>;
 }

@@ -1,11 +1,11 @@
+import { errorResponseSchema, healthSchema, type Health } from '@sitelog/shared';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Database } from '../../db/database.js';
-import { AppError } from '../../errors.js';
-
-const healthSchema = z.object({ status: z.literal('ok'), database: z.literal('ok') });
+import { AppError, databaseUnavailable } from '../../errors.js';
+import type { Storage } from '../../media/storage/index.js';
+import type { Readiness } from './readiness.js';
 
 /**
  * How long one database check answers for. Load balancers and monitors poll this route, several
@@ -13,35 +13,81 @@ const healthSchema = z.object({ status: z.literal('ok'), database: z.literal('ok
  */
 export const HEALTH_CHECK_MAX_AGE_MS = 1000;
 
-/** `select 1` at most once per HEALTH_CHECK_MAX_AGE_MS; callers meanwhile share the result. */
-function databaseCheck(db: Database): (log: FastifyBaseLogger) => Promise<boolean> {
+/** The same for the storage: a bucket's HeadBucket is slower and billed, so asked less often. */
+export const STORAGE_CHECK_MAX_AGE_MS = 5000;
+
+type Check = (log: FastifyBaseLogger) => Promise<boolean>;
+
+/**
+ * Runs `probe` at most once per `maxAgeMs`; callers meanwhile share its result (a probe still
+ * running included), so a burst of polls costs one probe and no exception on the happy path.
+ */
+function cachedCheck(maxAgeMs: number, probe: Check): Check {
   let last: { at: number; result: Promise<boolean> } | null = null;
   return (log) => {
     const now = Date.now();
-    if (last && now - last.at < HEALTH_CHECK_MAX_AGE_MS) return last.result;
-    const result = sql`select 1`.execute(db).then(
-      () => true,
-      (err: unknown) => {
-        log.error({ err }, 'health check: database unreachable');
-        return false;
-      },
-    );
+    if (last && now - last.at < maxAgeMs) return last.result;
+    const result = probe(log);
     last = { at: now, result };
     return result;
   };
 }
 
-export function healthRoutes(app: FastifyInstance, deps: { db: Database }): void {
-  const databaseOk = databaseCheck(deps.db);
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get(
-      '/api/health',
-      { config: { access: 'public' }, schema: { response: { 200: healthSchema } } },
-      async (request) => {
-        if (!(await databaseOk(request.log)))
-          throw new AppError(503, 'database_unavailable', 'The database is not reachable.');
-        return { status: 'ok' as const, database: 'ok' as const };
+const databaseCheck = (db: Database): Check =>
+  cachedCheck(HEALTH_CHECK_MAX_AGE_MS, (log) =>
+    sql`select 1`.execute(db).then(
+      () => true,
+      (err: unknown) => {
+        log.error({ err }, 'health check: database unreachable');
+        return false;
       },
-    );
+    ),
+  );
+
+const storageCheck = (storage: Storage): Check =>
+  cachedCheck(STORAGE_CHECK_MAX_AGE_MS, (log) =>
+    storage.check().then(
+      () => true,
+      (err: unknown) => {
+        log.warn({ err }, 'health check: storage unreachable');
+        return false;
+      },
+    ),
+  );
+
+const OK: Health = Object.freeze({ status: 'ok', database: 'ok', storage: 'ok' });
+
+export function healthRoutes(
+  app: FastifyInstance,
+  deps: { db: Database; storage: Storage; readiness: Readiness },
+): void {
+  const { readiness } = deps;
+  const databaseOk = databaseCheck(deps.db);
+  const storageOk = storageCheck(deps.storage);
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/health',
+    {
+      config: { access: 'public' },
+      schema: { response: { 200: healthSchema, 503: errorResponseSchema } },
+    },
+    async (request) => {
+      if (readiness.draining)
+        throw new AppError(
+          503,
+          'draining',
+          'This instance is shutting down; the load balancer should send requests to another one.',
+        );
+      // Both asked at once when both are due; each answers from its cache otherwise.
+      const database = databaseOk(request.log);
+      const storage = storageOk(request.log);
+      if (!(await database)) throw databaseUnavailable();
+      if (!(await storage))
+        throw new AppError(
+          503,
+          'storage_unavailable',
+          'Photo storage cannot be reached right now. Try again in a moment.',
+        );
+      return OK;
+    },
+  );
 }

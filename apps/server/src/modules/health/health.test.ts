@@ -1,12 +1,19 @@
+import { renameSync } from 'node:fs';
+import { healthSchema } from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../db/database.js';
-import { HEALTH_CHECK_MAX_AGE_MS } from './health.routes.js';
+import { createStorage } from '../../media/storage/index.js';
+import { HEALTH_CHECK_MAX_AGE_MS, STORAGE_CHECK_MAX_AGE_MS } from './health.routes.js';
+import { createReadiness } from './readiness.js';
 import {
   api,
   buildAppWithDatabase,
   createTestContext,
   type TestContext,
 } from '../../../test/helpers.js';
+import { startS3Server, type TestS3Server } from '../../../test/s3.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -15,10 +22,11 @@ beforeAll(async () => {
 afterAll(async () => ctx.close());
 
 describe('GET /api/health', () => {
-  it('reports health with the database checked', async () => {
+  it('reports health with the database and the storage checked', async () => {
     const res = await api(ctx, { method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok', database: 'ok' });
+    expect(res.json()).toEqual({ status: 'ok', database: 'ok', storage: 'ok' });
+    expect(healthSchema.parse(res.json())).toEqual(res.json());
   });
 
   it('checks the database at most once a second, and sees it go away after that', async () => {
@@ -29,7 +37,7 @@ describe('GET /api/health', () => {
       await db.destroy();
       // Within the second the last check still answers (no query reaches the closed database).
       expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, HEALTH_CHECK_MAX_AGE_MS + 100));
+      await sleep(HEALTH_CHECK_MAX_AGE_MS + 100);
       const res = await app.inject({ method: 'GET', url: '/api/health' });
       expect(res.statusCode).toBe(503);
       expect(res.json()).toMatchObject({ code: 'database_unavailable' });
@@ -48,13 +56,109 @@ describe('GET /api/health', () => {
     try {
       const res = await app.inject({ method: 'GET', url: '/api/health' });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toMatchObject({
+      expect(res.json()).toEqual({
         code: 'database_unavailable',
-        message: 'The database is not reachable.',
+        message: 'The database cannot be reached right now. Try again in a moment.',
+        requestId: expect.any(String) as string,
       });
     } finally {
       await app.close();
       await db.destroy();
     }
   });
+
+  it('answers 503 draining while the instance is stopping, whatever the checks say', async () => {
+    const readiness = createReadiness();
+    const app = await buildAppWithDatabase(ctx, ctx.db, { readiness });
+    try {
+      const before = await app.inject({ method: 'GET', url: '/api/health' });
+      expect(before.statusCode).toBe(200);
+      expect(before.headers.connection).not.toBe('close');
+      readiness.draining = true;
+      const res = await app.inject({ method: 'GET', url: '/api/health' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({
+        code: 'draining',
+        message:
+          'This instance is shutting down; the load balancer should send requests to another one.',
+        requestId: expect.any(String) as string,
+      });
+      // Every answer while draining closes its connection, so keep-alive clients go elsewhere.
+      expect(res.headers.connection).toBe('close');
+      const other = await app.inject({ method: 'GET', url: '/api/config' });
+      expect(other.statusCode).toBe(200);
+      expect(other.headers.connection).toBe('close');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers 503 storage_unavailable when the media folder is gone, and 200 once it is back', async () => {
+    const local = await createTestContext();
+    try {
+      const dir = local.config.storage.kind === 'local' ? local.config.storage.dir : '';
+      expect((await api(local, { method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+      renameSync(dir, `${dir}.away`);
+      await sleep(STORAGE_CHECK_MAX_AGE_MS + 100);
+      const res = await api(local, { method: 'GET', url: '/api/health' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({
+        code: 'storage_unavailable',
+        message: 'Photo storage cannot be reached right now. Try again in a moment.',
+      });
+      renameSync(`${dir}.away`, dir);
+      await sleep(STORAGE_CHECK_MAX_AGE_MS + 100);
+      expect((await api(local, { method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    } finally {
+      await local.close();
+    }
+  });
+});
+
+describe('GET /api/health on a bucket', () => {
+  let s3: TestS3Server;
+  let bucketCtx: TestContext;
+  beforeAll(async () => {
+    s3 = await startS3Server();
+    bucketCtx = await createTestContext(s3.env);
+  });
+  afterAll(async () => {
+    await bucketCtx?.close();
+    await s3?.close();
+  });
+
+  it('answers 503 storage_unavailable while the S3 server is stopped, and 200 once it is back', async () => {
+    expect((await api(bucketCtx, { method: 'GET', url: '/api/health' })).json()).toEqual({
+      status: 'ok',
+      database: 'ok',
+      storage: 'ok',
+    });
+    await s3.stop();
+    // The last check answers for its 5 s; after that the stopped server is noticed.
+    expect((await api(bucketCtx, { method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    await sleep(STORAGE_CHECK_MAX_AGE_MS + 100);
+    const down = await api(bucketCtx, { method: 'GET', url: '/api/health' });
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toMatchObject({ code: 'storage_unavailable' });
+    await s3.start();
+    await sleep(STORAGE_CHECK_MAX_AGE_MS + 100);
+    expect((await api(bucketCtx, { method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+  });
+
+  it('sees a bucket that does not exist as unavailable', async () => {
+    const storage = createStorage({ storage: { ...bucketStorage(), bucket: 'no-such-bucket' } });
+    try {
+      await expect(storage.check()).rejects.toMatchObject({
+        name: 'StorageError',
+        reason: 'unavailable',
+      });
+    } finally {
+      await storage.close();
+    }
+  });
+
+  const bucketStorage = () => {
+    if (bucketCtx.config.storage.kind !== 's3') throw new Error('expected S3');
+    return bucketCtx.config.storage;
+  };
 });
