@@ -16,6 +16,7 @@ const db = createDatabase(config.database);
 const storage = createStorage(config);
 const log = {
   info: () => undefined,
+  warn: (obj: object, msg: string) => console.error(msg, obj),
   error: (obj: object, msg: string) => console.error(msg, obj),
 };
 

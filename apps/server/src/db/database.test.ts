@@ -1,11 +1,14 @@
+import { once } from 'node:events';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, testDialect, type TestContext } from '../../test/helpers.js';
-import { createDatabase, migrateToLatest } from './database.js';
+import { isDatabaseUnavailable } from './database-errors.js';
+import { CONNECT_TIMEOUT_MS, createDatabase, migrateToLatest } from './database.js';
 
 describe.skipIf(testDialect !== 'postgres')('PostgreSQL connection pool', () => {
   let ctx: TestContext;
@@ -34,6 +37,65 @@ describe.skipIf(testDialect !== 'postgres')('PostgreSQL connection pool', () => 
       expect(row.rows[0]?.one).toBe(1);
     } finally {
       await db.destroy();
+    }
+  });
+
+  it('survives the server terminating a connection in use between two queries (a restart)', async () => {
+    if (ctx.config.database.kind !== 'postgres') throw new Error('expected PostgreSQL');
+    // A restart terminates every backend (57P01). One held by a transaction while the app awaits
+    // something else gets no query to fail: pg emits 'error' on the client, which ended the
+    // process when nobody listened. A test process that dies fails the run.
+    const db = createDatabase(ctx.config.database, () => undefined);
+    const admin = new pg.Client({ connectionString: ctx.config.database.url });
+    await admin.connect();
+    try {
+      const failure = await db
+        .transaction()
+        .execute(async (trx) => {
+          const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+          await admin.query('select pg_terminate_backend($1)', [rows[0]?.pid]);
+          // Wait until the client has heard of it (its 'error' event has been emitted).
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          await sql`select 1`.execute(trx);
+        })
+        .then(
+          () => null,
+          (err: unknown) => err,
+        );
+      expect(isDatabaseUnavailable(failure), String(failure)).toBe(true);
+      // The pool dropped the broken client: the next query gets a new connection.
+      const row = await sql<{ one: number }>`select 1 as one`.execute(db);
+      expect(row.rows[0]?.one).toBe(1);
+    } finally {
+      await admin.end();
+      await db.destroy();
+    }
+  });
+});
+
+// No PostgreSQL server needed: a port that accepts connections and never answers. Runs on both
+// dialects' runs.
+describe('the PostgreSQL pool against a server that never answers', () => {
+  it(`gives up connecting after ${CONNECT_TIMEOUT_MS / 1000} s, as an unavailable database (not for ever)`, async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const { port } = silent.address() as AddressInfo;
+    const db = createDatabase(
+      { kind: 'postgres', url: `postgres://nobody@127.0.0.1:${port}/none` },
+      () => undefined,
+    );
+    try {
+      const failure = await sql`select 1`.execute(db).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect(isDatabaseUnavailable(failure), String(failure)).toBe(true);
+    } finally {
+      await db.destroy();
+      for (const socket of sockets) socket.destroy();
+      silent.close();
     }
   });
 });

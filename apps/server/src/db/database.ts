@@ -66,6 +66,9 @@ const logPoolError: PoolErrorHandler = (err) => {
   );
 };
 
+/** How long a request waits for a PostgreSQL connection before it is answered 503. */
+export const CONNECT_TIMEOUT_MS = 5000;
+
 /**
  * Opens the configured database: SQLite (WAL, foreign keys, busy timeout) or PostgreSQL. A dropped
  * idle PostgreSQL connection is reported and replaced, never allowed to crash the process.
@@ -75,8 +78,22 @@ export function createDatabase(
   onPoolError: PoolErrorHandler = logPoolError,
 ): Database {
   if (database.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: database.url,
+      max: 10,
+      // A server that accepts no connection (down, restarting, full) fails a request within
+      // this, as 503; by default the pool would wait for ever.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+    });
     pool.on('error', onPoolError);
+    // The pool listens for a client's errors only while the client is idle. One in use by a
+    // transaction, between two of its queries, that loses its server (a restart terminates
+    // every backend) emits 'error' with no listener, which would end the process. The query
+    // that follows fails instead, and the pool drops the client when it is released.
+    pool.on('connect', (client) => {
+      client.on('error', () => undefined);
+    });
     return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   }
   openPrivately(database.file);

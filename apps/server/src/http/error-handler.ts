@@ -3,7 +3,8 @@ import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
 } from 'fastify-type-provider-zod';
-import { AppError } from '../errors.js';
+import { isDatabaseUnavailable, outageReason } from '../db/database-errors.js';
+import { AppError, databaseUnavailable } from '../errors.js';
 
 function describeZodPath(path: string): string {
   return path.replace(/^\//, '').replaceAll('/', '.') || 'body';
@@ -11,15 +12,18 @@ function describeZodPath(path: string): string {
 
 /**
  * The one place errors become responses: `{ message, code, requestId }` (+ `details` on 400).
- * Unknown errors are logged and answered with a generic 500, never a stack trace.
+ * A lost database connection is a 503 `database_unavailable` with `Retry-After` (the pool
+ * reconnects by itself); other unknown errors are logged and answered with a generic 500, never
+ * a stack trace.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
     const requestId = request.id;
     if (err instanceof AppError) {
       // A refusal caused by the server's state (a full disk, an unreachable bucket) is for the
-      // operator to see too; a busy queue's 503 is routine under load and stays out of the log.
-      if (err.statusCode >= 500 && err.code !== 'busy')
+      // operator to see too; a busy queue's 503 is routine under load, and a draining instance's
+      // health answer is expected while it stops: both stay out of the log.
+      if (err.statusCode >= 500 && err.code !== 'busy' && err.code !== 'draining')
         request.log.warn({ err: err.cause ?? err }, err.message);
       void reply.headers(err.headers);
       return reply.status(err.statusCode).send({ message: err.message, code: err.code, requestId });
@@ -32,6 +36,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
       const first = details[0];
       const message = first ? first.message : 'The request is not valid.';
       return reply.status(400).send({ message, code: 'validation_failed', requestId, details });
+    }
+    if (isDatabaseUnavailable(err)) {
+      // One line per request, no stack: under an outage every request fails the same way.
+      request.log.warn({ reason: outageReason(err) }, 'database unavailable');
+      const refusal = databaseUnavailable();
+      void reply.headers(refusal.headers);
+      return reply
+        .status(refusal.statusCode)
+        .send({ message: refusal.message, code: refusal.code, requestId });
     }
     if (isResponseSerializationError(err)) {
       request.log.error({ err }, 'response did not match its schema');

@@ -1,11 +1,13 @@
 import { opendir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
-import type { Storage, StoredObjectInfo } from './storage/index.js';
+import { isDatabaseUnavailable, outageReason } from '../db/database-errors.js';
+import { StorageError, type Storage, type StoredObjectInfo } from './storage/index.js';
 
 export interface SweeperLogger {
   info(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
 }
 
 export interface SweeperDeps {
@@ -37,6 +39,11 @@ export interface SweepOptions {
   prefix?: string;
   /** Keys checked against the database per query. */
   batchSize?: number;
+  /**
+   * Whether to sweep the shared storage (orphaned objects) too, or only this instance's temp
+   * folder (default: both). Only the sweeper leader sweeps the storage.
+   */
+  orphans?: boolean;
   now?: number;
 }
 
@@ -50,6 +57,7 @@ const DEFAULTS = {
   orphanMinAgeMs: 60 * 60_000,
   prefix: 'uploads/',
   batchSize: 500,
+  orphans: true,
 };
 
 async function sweepTempDir(tempDir: string, olderThan: number): Promise<number> {
@@ -104,8 +112,10 @@ async function sweepOrphans(
 /**
  * One sweep: removes stale temp files from `config.uploads.tempDir` (uploads', and report PDFs
  * being written), and stored objects under `uploads/` (and `reports/`, when the deps can tell)
- * that nothing in the database references (after a grace period). Safe to run on several
- * instances at once: every step is idempotent.
+ * that nothing in the database references (after a grace period, measured from the object's own
+ * `lastModified`, so another instance's upload in flight is left alone). Safe to run on several
+ * instances at once: every step is idempotent (yet only the leader sweeps the storage, so a
+ * bucket is listed once per round, not once per instance).
  */
 export async function sweepOnce(
   deps: SweeperDeps,
@@ -114,6 +124,7 @@ export async function sweepOnce(
   const opts = { ...DEFAULTS, ...options };
   const now = options.now ?? Date.now();
   const tempFilesRemoved = await sweepTempDir(deps.config.uploads.tempDir, now - opts.tempMaxAgeMs);
+  if (!opts.orphans) return { tempFilesRemoved, orphansRemoved: 0 };
   let orphansRemoved = await sweepOrphans(deps, opts, now);
   if (deps.findReferencedReportKeys)
     orphansRemoved += await sweepOrphans(
@@ -126,13 +137,25 @@ export async function sweepOnce(
 
 /**
  * Runs `sweepOnce` shortly after start and then every `intervalMs` (default: hourly), never two
- * at once. Returns `stop`, which cancels the timer and waits for a sweep in progress.
+ * at once. Every instance sweeps its own temp folder; the shared storage is swept only while
+ * `leader` says this instance leads (always, without one). A failed sweep (the database or the
+ * bucket down) is logged and the next round tries again. Returns `stop`, which cancels the timer
+ * and waits for a sweep in progress.
  */
 export function startSweeper(
   deps: SweeperDeps,
-  options: SweepOptions & { intervalMs?: number; initialDelayMs?: number } = {},
+  options: SweepOptions & {
+    intervalMs?: number;
+    initialDelayMs?: number;
+    leader?: { isLeader(): boolean };
+  } = {},
 ): () => Promise<void> {
-  const { intervalMs = 60 * 60_000, initialDelayMs = 60_000, ...sweepOptions } = options;
+  const {
+    intervalMs = 60 * 60_000,
+    initialDelayMs = Math.min(60_000, intervalMs),
+    leader,
+    ...sweepOptions
+  } = options;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
@@ -140,13 +163,22 @@ export function startSweeper(
   const schedule = (delay: number) => {
     if (stopped) return;
     timer = setTimeout(() => {
-      running = sweepOnce(deps, sweepOptions)
+      const orphans = (sweepOptions.orphans ?? true) && (leader?.isLeader() ?? true);
+      running = sweepOnce(deps, { ...sweepOptions, orphans })
         .then(
           (result) => {
             if (result.tempFilesRemoved || result.orphansRemoved)
               deps.log?.info(result, 'media sweep removed leftovers');
           },
-          (err: unknown) => deps.log?.error({ err }, 'media sweep failed'),
+          (err: unknown) => {
+            // An outage is expected to end: one line, no stack, and the next round tries again.
+            if (isDatabaseUnavailable(err) || err instanceof StorageError)
+              deps.log?.warn(
+                { reason: outageReason(err) },
+                'media sweep failed: the database or the storage cannot be reached; trying again next round',
+              );
+            else deps.log?.error({ err }, 'media sweep failed');
+          },
         )
         .finally(() => {
           running = null;

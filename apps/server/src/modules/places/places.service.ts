@@ -1,5 +1,6 @@
 import { limits, type NearestPlace, type Place } from '@sitelog/shared';
 import type { FastifyBaseLogger } from 'fastify';
+import { isDatabaseUnavailable, outageReason } from '../../db/database-errors.js';
 import { nowIso, type Database } from '../../db/database.js';
 import {
   coordinateBackfillCutoff,
@@ -319,41 +320,80 @@ export async function backfillProjectCoordinates(
   return fillMissingCoordinates(deps, locate, { ...batches, createdBefore });
 }
 
+/** How long the backfill waits before asking a database it could not reach again. */
+const BACKFILL_RETRY_MS = 60_000;
+
 /**
  * Runs the one-time backfill in the background once the gazetteer has loaded: over the projects
  * created before the migration that introduced it (the cutoff it left in `settings`), and, when
  * it went through all of them, records that it is done, so no later start guesses a place for a
  * project its creator left without one. Logs how many it filled. Two instances starting at once
- * may both run it; filling only what is empty, they change each project once. `stop` ends it
- * between batches and waits for a batch in flight (on close, before the database goes); stopped
- * while the gazetteer loads, it never starts.
+ * may both run it; filling only what is empty, they change each project once. A database that
+ * cannot be reached (down, restarting) is asked again every `retryMs` (a warning each time);
+ * any other failure is logged and left for the next start. `stop` ends it between batches and
+ * waits for a batch in flight (on close, before the database goes); stopped while the gazetteer
+ * loads or while waiting to try again, it never starts.
  */
 export function startCoordinateBackfill(
   deps: { db: Database },
-  log: Pick<FastifyBaseLogger, 'info' | 'error'>,
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>,
+  options: { retryMs?: number } = {},
 ): { done: Promise<void>; stop: () => Promise<void> } {
+  const { retryMs = BACKFILL_RETRY_MS } = options;
   let stopped = false;
   let started = false;
-  const done = getGazetteer()
-    .then(async () => {
-      if (stopped) return;
-      const createdBefore = await coordinateBackfillCutoff(deps);
-      if (createdBefore === null) return;
-      started = true;
-      const counts = await backfillProjectCoordinates(deps, {
-        createdBefore,
-        stopped: () => stopped,
-      });
-      if (!stopped) await finishCoordinateBackfill(deps);
-      log.info(counts, 'project coordinates backfilled from the gazetteer');
-    })
-    .catch((err: unknown) => {
-      if (!stopped) log.error({ err }, 'project coordinate backfill failed');
+  // Ends the wait before the next try at once, when stopped.
+  const waiting: { wake: (() => void) | null } = { wake: null };
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      timer.unref();
+      waiting.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
     });
+
+  async function run(): Promise<void> {
+    // Asked first, so a database whose backfill is done never waits for the gazetteer.
+    const createdBefore = await coordinateBackfillCutoff(deps);
+    if (createdBefore === null) return;
+    await getGazetteer();
+    if (stopped) return;
+    started = true;
+    const counts = await backfillProjectCoordinates(deps, {
+      createdBefore,
+      stopped: () => stopped,
+    });
+    if (!stopped) await finishCoordinateBackfill(deps);
+    log.info(counts, 'project coordinates backfilled from the gazetteer');
+  }
+
+  const done = (async () => {
+    while (!stopped) {
+      try {
+        await run();
+        return;
+      } catch (err) {
+        if (stopped) return;
+        if (!isDatabaseUnavailable(err)) {
+          log.error({ err }, 'project coordinate backfill failed');
+          return;
+        }
+        started = false;
+        log.warn(
+          { reason: outageReason(err) },
+          'project coordinate backfill: the database cannot be reached; trying again later',
+        );
+        await pause(retryMs);
+      }
+    }
+  })();
   return {
     done,
     stop: async () => {
       stopped = true;
+      waiting.wake?.();
       if (started) await done;
     },
   };

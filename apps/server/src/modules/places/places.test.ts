@@ -451,7 +451,7 @@ describe('project coordinates backfill', () => {
       location: 'Zürich, Switzerland',
       createdAt: anHourAgo(),
     });
-    const log = { info: vi.fn(), error: vi.fn() };
+    const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
     await startCoordinateBackfill({ db: ctx.db }, log).done;
     expect(log.error).not.toHaveBeenCalled();
     expect(log.info).toHaveBeenCalledWith(
@@ -476,7 +476,7 @@ describe('project coordinates backfill', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     // Made after the cutoff: its creator chose to leave it without a place.
     const later = await buildProject(ctx, { location: 'Bern, Switzerland' });
-    const log = { info: vi.fn(), error: vi.fn() };
+    const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
     await startCoordinateBackfill({ db: ctx.db }, log).done;
     expect(log.error).not.toHaveBeenCalled();
     expect(log.info).toHaveBeenCalledTimes(1);
@@ -488,7 +488,7 @@ describe('project coordinates backfill', () => {
 
     // Once a run went through, a later start does nothing, even for an old project.
     const old = await buildProject(ctx, { location: 'Bern, Switzerland', createdAt: anHourAgo() });
-    const again = { info: vi.fn(), error: vi.fn() };
+    const again = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
     await startCoordinateBackfill({ db: ctx.db }, again).done;
     expect(again.info).not.toHaveBeenCalled();
     expect(again.error).not.toHaveBeenCalled();

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import { reportTypeLabels, type ReportType } from '@sitelog/shared';
 import type { Config } from '../../config.js';
+import { isDatabaseUnavailable, outageReason } from '../../db/database-errors.js';
 import { nowIso, writeTransaction, type Database } from '../../db/database.js';
 import { createLimiter } from '../../media/limiter.js';
 import { newReportKey } from '../../media/media-types.js';
@@ -34,6 +35,7 @@ export const REPORT_MAX_ATTEMPTS = 3;
 
 export interface ReportLogger {
   info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 }
 
@@ -510,7 +512,15 @@ export function createReportQueue(
   function poll(): void {
     if (stopping.signal.aborted) return;
     const task: Promise<void> = requeueStale()
-      .then(wake, (err: unknown) => deps.log.error({ err }, 'report queue: poll failed'))
+      .then(wake, (err: unknown) => {
+        // Every few seconds while the database is down: one line each, no stack.
+        if (isDatabaseUnavailable(err))
+          deps.log.warn(
+            { reason: outageReason(err) },
+            'report queue: the database cannot be reached; polling again',
+          );
+        else deps.log.error({ err }, 'report queue: poll failed');
+      })
       .finally(() => running.delete(task));
     running.add(task);
   }

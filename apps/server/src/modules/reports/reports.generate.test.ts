@@ -36,6 +36,7 @@ let photos: number[];
 const logged: { obj: object; msg: string }[] = [];
 const log: ReportLogger = {
   info: () => undefined,
+  warn: (obj, msg) => logged.push({ obj, msg }),
   error: (obj, msg) => logged.push({ obj, msg }),
 };
 

@@ -150,7 +150,11 @@ describe('media sweeper', () => {
     const stop = startSweeper(
       {
         ...sweeperDeps(),
-        log: { info: (obj) => swept.push(obj), error: (obj) => swept.push(obj) },
+        log: {
+          info: (obj) => swept.push(obj),
+          warn: (obj) => swept.push(obj),
+          error: (obj) => swept.push(obj),
+        },
       },
       { initialDelayMs: 10, intervalMs: 20 },
     );
