@@ -3,8 +3,9 @@ import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../../test/factories.js';
-import { createTestContext, type TestContext } from '../../../test/helpers.js';
+import { createTestContext, testDialect, type TestContext } from '../../../test/helpers.js';
 import { nowIso } from '../../db/database.js';
+import { startLeaderLock } from '../../db/leader-lock.js';
 import { findReferencedMediaKeys } from './uploads.repository.js';
 import { newUploadKeys, type UploadKeys } from '../../media/media-types.js';
 import { createLocalStorage, type Storage } from '../../media/storage/index.js';
@@ -167,4 +168,89 @@ describe('media sweeper', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await exists(after.original)).toBe(true);
   });
+});
+
+describe('the sweeper leader', () => {
+  /** A stale file in `dir`, as an abandoned upload leaves it. */
+  function staleTempFile(dir: string, name: string): string {
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, name);
+    writeFileSync(file, 'x');
+    const old = new Date(Date.now() - 2 * HOUR);
+    utimesSync(file, old, old);
+    return file;
+  }
+
+  it('a follower sweeps its own temp folder only, never the shared storage', async () => {
+    const orphan = keysFor();
+    await storeFiles(orphan, 3 * HOUR);
+    const stale = staleTempFile(ctx.config.uploads.tempDir, 'follower.upload');
+    let asked = 0;
+    const stop = startSweeper(
+      {
+        ...sweeperDeps(),
+        findReferencedKeys: (keys) => {
+          asked += 1;
+          return findReferencedMediaKeys(ctx.db, keys);
+        },
+      },
+      { initialDelayMs: 10, intervalMs: 20, leader: { isLeader: () => false } },
+    );
+    try {
+      await expect.poll(() => existsSync(stale), { timeout: 5_000 }).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      await stop();
+    }
+    expect(asked).toBe(0);
+    expect(await exists(orphan.original)).toBe(true);
+    await sweepOnce(sweeperDeps());
+  });
+
+  // Two instances of one PostgreSQL database, each with its own temp folder, one storage.
+  if (testDialect === 'postgres')
+    it('on PostgreSQL only the instance holding the lock sweeps the storage', async () => {
+      if (ctx.config.database.kind !== 'postgres') throw new Error('expected PostgreSQL');
+      const orphan = keysFor();
+      await storeFiles(orphan, 3 * HOUR);
+      const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+      const instances = ['a', 'b'].map((name) => {
+        const tempDir = path.join(ctx.dataDir, `tmp-${name}`);
+        const lock = startLeaderLock(ctx.config.database, {
+          role: 'sweeper',
+          retryMs: 50,
+          log: quiet,
+        });
+        const sweeps: boolean[] = [];
+        const stop = startSweeper(
+          {
+            storage,
+            config: { uploads: { ...ctx.config.uploads, tempDir } },
+            log: quiet,
+            // Asked only when the storage is swept: record whether this instance led then.
+            findReferencedKeys: (keys) => {
+              sweeps.push(lock.isLeader());
+              return findReferencedMediaKeys(ctx.db, keys);
+            },
+          },
+          { initialDelayMs: 10, intervalMs: 30, leader: lock },
+        );
+        return { lock, stop, sweeps, stale: staleTempFile(tempDir, `${name}.upload`) };
+      });
+      try {
+        await expect.poll(() => exists(orphan.original), { timeout: 10_000 }).toBe(false);
+        // Each instance keeps its own temp folder clean, leader or not.
+        await expect
+          .poll(() => instances.map((i) => existsSync(i.stale)), { timeout: 5_000 })
+          .toEqual([false, false]);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      } finally {
+        for (const i of instances) await i.stop();
+        for (const i of instances) await i.lock.stop();
+      }
+      // Every storage sweep ran on the leader of the moment, and only one instance ever led.
+      const swept = instances.filter((i) => i.sweeps.length > 0);
+      expect(swept).toHaveLength(1);
+      expect(swept[0]!.sweeps.every(Boolean)).toBe(true);
+    });
 });
