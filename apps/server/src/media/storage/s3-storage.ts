@@ -53,6 +53,16 @@ const DEFAULT_TIMEOUTS: S3Timeouts = {
  */
 const CHECK_TIMEOUT_MS = 2_500;
 
+/**
+ * The connection under a request was closed or reset (a pooled keep-alive connection the bucket
+ * had just closed, a bucket restarting): the request may go again on a new connection.
+ */
+function isDroppedConnection(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  return code === 'ECONNRESET' || code === 'EPIPE' || message === 'socket hang up';
+}
+
 /** An outage (or a full backend) becomes a StorageError the uploads module can answer. */
 function throwS3Error(err: unknown): never {
   const reason = s3FailureReason(err);
@@ -129,17 +139,30 @@ export function createS3Storage(
         return;
       }
       const { size } = await stat(source.filePath);
-      await checked(
-        client.send(
-          new PutObjectCommand({
-            Bucket,
-            Key: key,
-            Body: createReadStream(source.filePath),
-            ContentLength: size,
-            ContentType: contentType,
-          }),
-        ),
-      );
+      // The SDK retries a request whose body it can send again, never one streaming a file: a
+      // pooled connection the bucket closed while it sat idle (its keep-alive timeout firing as
+      // the request goes out) would fail the upload with the bucket up. A PUT may be repeated, so
+      // it is, from a new stream, as often as the SDK would.
+      for (let attempt = 1; ; attempt++) {
+        const body = createReadStream(source.filePath);
+        try {
+          await client.send(
+            new PutObjectCommand({
+              Bucket,
+              Key: key,
+              Body: body,
+              ContentLength: size,
+              ContentType: contentType,
+            }),
+          );
+          return;
+        } catch (err) {
+          if (attempt < timeouts.maxAttempts && isDroppedConnection(err)) continue;
+          throwS3Error(err);
+        } finally {
+          body.destroy();
+        }
+      }
     },
 
     async get(key) {
