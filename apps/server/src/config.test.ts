@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, generatedSecretWarning, loadConfig } from './config.js';
 
 const freshDir = () => mkdtempSync(path.join(tmpdir(), 'sitelog-config-'));
 
@@ -167,6 +167,65 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ DATA_DIR: freshDir(), REPORT_CONCURRENCY: 'two' })).toThrow(
       /REPORT_CONCURRENCY must be a number of reports/,
+    );
+  });
+
+  it('stops at once by default and gives in-flight requests 30 s; sweeps hourly', () => {
+    const config = loadConfig({ DATA_DIR: freshDir() });
+    expect(config.shutdown).toEqual({ drainDelayMs: 0, timeoutMs: 30_000 });
+    expect(config.sweepIntervalMs).toBe(3600_000);
+  });
+
+  it('reads DRAIN_DELAY_SECONDS, SHUTDOWN_TIMEOUT_SECONDS and SWEEP_INTERVAL_SECONDS in seconds', () => {
+    const config = loadConfig({
+      DATA_DIR: freshDir(),
+      DRAIN_DELAY_SECONDS: '10',
+      SHUTDOWN_TIMEOUT_SECONDS: '90',
+      SWEEP_INTERVAL_SECONDS: '600',
+    });
+    expect(config.shutdown).toEqual({ drainDelayMs: 10_000, timeoutMs: 90_000 });
+    expect(config.sweepIntervalMs).toBe(600_000);
+  });
+
+  it.each([
+    ['DRAIN_DELAY_SECONDS', '-1', /DRAIN_DELAY_SECONDS must be 0 or more/],
+    ['DRAIN_DELAY_SECONDS', '1.5', /DRAIN_DELAY_SECONDS must be a whole number of seconds/],
+    ['DRAIN_DELAY_SECONDS', 'soon', /DRAIN_DELAY_SECONDS must be a number of seconds/],
+    ['DRAIN_DELAY_SECONDS', '601', /DRAIN_DELAY_SECONDS must be at most 600/],
+    ['SHUTDOWN_TIMEOUT_SECONDS', '0', /SHUTDOWN_TIMEOUT_SECONDS must be at least 1/],
+    ['SHUTDOWN_TIMEOUT_SECONDS', 'never', /SHUTDOWN_TIMEOUT_SECONDS must be a number of seconds/],
+    ['SWEEP_INTERVAL_SECONDS', '0', /SWEEP_INTERVAL_SECONDS must be at least 1/],
+    ['SWEEP_INTERVAL_SECONDS', '604801', /SWEEP_INTERVAL_SECONDS must be at most 604800/],
+  ])('refuses %s=%s with a clear message', (name, value, message) => {
+    expect(() => loadConfig({ DATA_DIR: freshDir(), [name]: value })).toThrow(message);
+  });
+});
+
+describe('generatedSecretWarning', () => {
+  it('says nothing when SECRET is set, or on SQLite with local media (one instance)', () => {
+    expect(
+      generatedSecretWarning(
+        loadConfig({
+          DATA_DIR: freshDir(),
+          SECRET: 'x'.repeat(32),
+          DATABASE_URL: 'postgres://h/db',
+        }),
+      ),
+    ).toBeNull();
+    expect(generatedSecretWarning(loadConfig({ DATA_DIR: freshDir() }))).toBeNull();
+  });
+
+  it.each([
+    ['on PostgreSQL', { DATABASE_URL: 'postgres://h/db' }],
+    ['with a bucket', { STORAGE: 's3', S3_BUCKET: 'media' }],
+  ])('warns %s that the generated secret must be shared', (_where, env) => {
+    const dir = freshDir();
+    const config = loadConfig({ DATA_DIR: dir, ...env });
+    expect(config.secretSource).toBe('data-dir');
+    expect(generatedSecretWarning(config)).toBe(
+      `SECRET is not set, so the media-signing secret was generated into ${path.join(dir, 'secret')}. ` +
+        'Other instances of this database need the same secret: set SECRET to one value on every ' +
+        'instance, or media links signed here are refused there.',
     );
   });
 });

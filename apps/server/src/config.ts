@@ -173,6 +173,24 @@ const envSchema = z.object({
     .regex(/^[^\u0000-\u001f\u007f]*$/, 'MAP_ATTRIBUTION must be one line of plain text.')
     .optional(),
   MAP_ATTRIBUTION_URL: linkUrl('MAP_ATTRIBUTION_URL').optional(),
+  DRAIN_DELAY_SECONDS: z.coerce
+    .number({ error: 'DRAIN_DELAY_SECONDS must be a number of seconds.' })
+    .int('DRAIN_DELAY_SECONDS must be a whole number of seconds.')
+    .min(0, 'DRAIN_DELAY_SECONDS must be 0 or more.')
+    .max(600, 'DRAIN_DELAY_SECONDS must be at most 600 (10 minutes).')
+    .default(0),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce
+    .number({ error: 'SHUTDOWN_TIMEOUT_SECONDS must be a number of seconds.' })
+    .int('SHUTDOWN_TIMEOUT_SECONDS must be a whole number of seconds.')
+    .min(1, 'SHUTDOWN_TIMEOUT_SECONDS must be at least 1.')
+    .max(3600, 'SHUTDOWN_TIMEOUT_SECONDS must be at most 3600 (an hour).')
+    .default(30),
+  SWEEP_INTERVAL_SECONDS: z.coerce
+    .number({ error: 'SWEEP_INTERVAL_SECONDS must be a number of seconds.' })
+    .int('SWEEP_INTERVAL_SECONDS must be a whole number of seconds.')
+    .min(1, 'SWEEP_INTERVAL_SECONDS must be at least 1.')
+    .max(7 * 24 * 3600, 'SWEEP_INTERVAL_SECONDS must be at most 604800 (a week).')
+    .default(3600),
   FAR_FROM_SITE_KM: z.coerce
     .number({ error: 'FAR_FROM_SITE_KM must be a number of kilometres.' })
     .positive('FAR_FROM_SITE_KM must be more than 0.')
@@ -191,6 +209,8 @@ export interface Config {
   migrateOnStart: boolean;
   sampleData: boolean;
   secret: string;
+  /** Where the secret came from: `SECRET`, or generated into (and read from) `DATA_DIR/secret`. */
+  secretSource: 'env' | 'data-dir';
   logLevel: string;
   webDistDir: string | null;
   storage:
@@ -222,6 +242,13 @@ export interface Config {
   loginLimits: { perAccount: number; perIp: number; perAccountAllIps: number; windowMs: number };
   /** Fastify's trustProxy: false, a hop count, or the proxies' addresses/CIDRs. */
   trustProxy: false | number | string[];
+  /**
+   * Stopping (SIGTERM): how long the health check says `draining` before the server stops
+   * accepting connections (for balancers that poll it), then how long in-flight requests get.
+   */
+  shutdown: { drainDelayMs: number; timeoutMs: number };
+  /** How often the sweeper leader removes orphaned media and every instance its stale temp files. */
+  sweepIntervalMs: number;
   googleMapsKey: string | null;
   maps: {
     /** Raster tile URL template for Leaflet. */
@@ -266,6 +293,24 @@ function loadOrCreateSecret(dataDir: string): string {
   writeFileSync(temp, secret, { mode: 0o600 });
   renameSync(temp, file);
   return secret;
+}
+
+/**
+ * The warning to log at start when several instances are likely (PostgreSQL or a bucket) but the
+ * media-signing secret was generated into this instance's DATA_DIR: another instance has its own,
+ * and refuses the links this one signs. Null when there is nothing to say.
+ */
+export function generatedSecretWarning(
+  config: Pick<Config, 'secretSource' | 'database' | 'storage' | 'dataDir'>,
+): string | null {
+  if (config.secretSource === 'env') return null;
+  if (config.database.kind !== 'postgres' && config.storage.kind !== 's3') return null;
+  return (
+    `SECRET is not set, so the media-signing secret was generated into ` +
+    `${path.join(config.dataDir, 'secret')}. Other instances of this database need the same ` +
+    `secret: set SECRET to one value on every instance, or media links signed here are refused ` +
+    `there.`
+  );
 }
 
 /**
@@ -316,6 +361,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     migrateOnStart: e.MIGRATE_ON_START,
     sampleData: e.SAMPLE_DATA,
     secret: e.SECRET ?? loadOrCreateSecret(dataDir),
+    secretSource: e.SECRET === undefined ? 'data-dir' : 'env',
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR
       ? path.resolve(e.WEB_DIST_DIR)
@@ -343,6 +389,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       windowMs: e.LOGIN_FAILURE_WINDOW_MINUTES * 60_000,
     },
     trustProxy: e.TRUST_PROXY,
+    shutdown: {
+      drainDelayMs: e.DRAIN_DELAY_SECONDS * 1000,
+      timeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    },
+    sweepIntervalMs: e.SWEEP_INTERVAL_SECONDS * 1000,
     googleMapsKey: e.GOOGLE_MAPS_KEY ?? null,
     maps: {
       tileUrl: e.MAP_TILE_URL.template,
