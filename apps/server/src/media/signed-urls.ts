@@ -36,6 +36,19 @@ export function presignWindow(
   return { signingDate: new Date(start * 1000), expiresInSeconds: ttlSeconds + bucket };
 }
 
+/**
+ * A short, one-way fingerprint of the signing secret (the first 16 hex digits of
+ * HMAC-SHA256(secret, 'sitelog secret fingerprint')): instances of one database compare theirs
+ * to find one with another secret, whose links the others refuse. It tells nothing about the
+ * secret itself.
+ */
+export function secretFingerprint(secret: string): string {
+  return createHmac('sha256', secret)
+    .update('sitelog secret fingerprint')
+    .digest('hex')
+    .slice(0, 16);
+}
+
 // The HMAC key object of each secret, made once: importing the key per URL was a tenth of a
 // feed's CPU time. A server has one secret; the bound keeps tests with many from growing it.
 const hmacKeys = new Map<string, KeyObject>();

@@ -21,3 +21,24 @@ export async function saveTeamName(db: Database, value: string): Promise<void> {
     .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
     .execute();
 }
+
+/** The `settings` key of the media-signing secret's fingerprint (the last instance to start). */
+const SECRET_FINGERPRINT_KEY = 'secret_fingerprint';
+
+/** The fingerprint the last instance to start recorded, or undefined before any did. */
+export async function findSecretFingerprint(db: Database): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', SECRET_FINGERPRINT_KEY)
+    .executeTakeFirst();
+  return row?.value;
+}
+
+export async function saveSecretFingerprint(db: Database, value: string): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values({ key: SECRET_FINGERPRINT_KEY, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
+}

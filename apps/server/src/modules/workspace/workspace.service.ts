@@ -1,6 +1,7 @@
 import type { Workspace, workspacePatchSchema } from '@sitelog/shared';
 import type { z } from 'zod';
 import type { Database } from '../../db/database.js';
+import { secretFingerprint } from '../../media/signed-urls.js';
 import * as repo from './workspace.repository.js';
 
 /**
@@ -42,4 +43,26 @@ export async function updateWorkspace(
 ): Promise<Workspace> {
   await setTeamName(deps.db, patch.teamName);
   return getWorkspace(deps);
+}
+
+/** What an instance says at start about the secret the other instances use. */
+export const SECRET_MISMATCH =
+  "This instance's SECRET differs from the one another instance of this database uses; media " +
+  'links signed by one are refused by the other. Give every instance the same SECRET.';
+
+/**
+ * Called at every start: compares this instance's media-signing secret with the one the
+ * instance started last on this database used (by fingerprint, in `settings`), logs an error
+ * when they differ, then records its own. Every instance must sign with one secret, or a link
+ * one signs is refused by the others (a load balancer sends the browser to any of them).
+ */
+export async function checkSharedSecret(
+  deps: { db: Database; secret: string },
+  log: { error(obj: object, msg: string): void },
+): Promise<void> {
+  const mine = secretFingerprint(deps.secret);
+  const recorded = await repo.findSecretFingerprint(deps.db);
+  if (recorded !== undefined && recorded !== mine)
+    log.error({ fingerprint: mine, otherFingerprint: recorded }, SECRET_MISMATCH);
+  if (recorded !== mine) await repo.saveSecretFingerprint(deps.db, mine);
 }

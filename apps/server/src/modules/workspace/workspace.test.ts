@@ -4,7 +4,8 @@ import type { ErrorResponse, Workspace } from '@sitelog/shared';
 import { reportLimits } from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
-import { getTeamName } from './workspace.service.js';
+import { secretFingerprint } from '../../media/signed-urls.js';
+import { checkSharedSecret, getTeamName, SECRET_MISMATCH } from './workspace.service.js';
 
 let ctx: TestContext;
 type Person = Awaited<ReturnType<typeof signedInUser>>;
@@ -96,5 +97,47 @@ describe('PATCH /api/workspace', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<Workspace>()).toEqual({ teamName: '' });
     expect((await read(member.token)).json<Workspace>()).toEqual({ teamName: '' });
+  });
+});
+
+describe('checkSharedSecret (at every start)', () => {
+  const errors = () => {
+    const logged: { obj: object; msg: string }[] = [];
+    return { logged, log: { error: (obj: object, msg: string) => void logged.push({ obj, msg }) } };
+  };
+  const stored = async () =>
+    (
+      await ctx.db
+        .selectFrom('settings')
+        .select('value')
+        .where('key', '=', 'secret_fingerprint')
+        .executeTakeFirst()
+    )?.value;
+  const first = 'the-first-instance-secret-0123456789';
+  const other = 'a-different-secret-for-another-instance';
+
+  it("records the secret's fingerprint, not the secret, and says nothing for the same secret", async () => {
+    const start = errors();
+    await checkSharedSecret({ db: ctx.db, secret: first }, start.log);
+    await checkSharedSecret({ db: ctx.db, secret: first }, start.log);
+    expect(start.logged).toEqual([]);
+    expect(await stored()).toBe(secretFingerprint(first));
+    expect(await stored()).toMatch(/^[0-9a-f]{16}$/);
+    expect(await stored()).not.toContain(first);
+  });
+
+  it('logs an error when another instance used another secret, then records its own', async () => {
+    const start = errors();
+    await checkSharedSecret({ db: ctx.db, secret: other }, start.log);
+    expect(start.logged).toEqual([
+      {
+        obj: { fingerprint: secretFingerprint(other), otherFingerprint: secretFingerprint(first) },
+        msg: SECRET_MISMATCH,
+      },
+    ]);
+    expect(SECRET_MISMATCH).toBe(
+      "This instance's SECRET differs from the one another instance of this database uses; media links signed by one are refused by the other. Give every instance the same SECRET.",
+    );
+    expect(await stored()).toBe(secretFingerprint(other));
   });
 });
