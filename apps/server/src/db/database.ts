@@ -2,6 +2,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
+  DEFAULT_MIGRATION_TABLE,
   Kysely,
   Migrator,
   PostgresDialect,
@@ -135,6 +136,35 @@ export async function migrateToLatest(db: Database): Promise<void> {
     const reason = error instanceof Error ? error.message : JSON.stringify(error);
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`, { cause: error });
   }
+}
+
+/** The migrations of this code, in the order they run. */
+export const migrationNames: readonly string[] = Object.keys(migrations).sort();
+
+/**
+ * How the database's schema compares with this code: `pending`, this code's migrations the
+ * database has not run (all of them on an empty database); `unknown`, migrations the database
+ * has run that this code does not know (a newer version migrated it).
+ */
+export async function migrationStatus(
+  db: Database,
+): Promise<{ pending: string[]; unknown: string[] }> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  const applied = tables.some((t) => t.name === DEFAULT_MIGRATION_TABLE)
+    ? (
+        await db
+          .withoutPlugins()
+          .selectFrom(sql.table(DEFAULT_MIGRATION_TABLE).as('m'))
+          .select(sql<string>`m.name`.as('name'))
+          .execute()
+      ).map((row) => row.name)
+    : [];
+  const known = new Set(migrationNames);
+  const done = new Set(applied);
+  return {
+    pending: migrationNames.filter((name) => !done.has(name)),
+    unknown: applied.filter((name) => !known.has(name)).sort(),
+  };
 }
 
 /**
