@@ -37,7 +37,6 @@ import {
   uploadPhoto,
 } from './api.js';
 import { repoRoot, startCluster, type Cluster, type Instance, type LogLine } from './harness.js';
-import { freshDatabase } from './postgres.js';
 import { waitFor } from './processes.js';
 
 const run = promisify(execFile);
@@ -268,9 +267,6 @@ describe('sessions', () => {
       }
     // The session that changed it goes on, on either instance.
     expect((await me(b.url, changer.token)).status).toBe(200);
-    // The old password is refused and the new one accepted on the other instance.
-    expect((await postLogin(b.url, user.email, DEFAULT_PASSWORD)).status).toBe(401);
-    expect((await postLogin(b.url, user.email, next)).status).toBe(200);
   });
 });
 
@@ -831,27 +827,13 @@ describe('migrations', () => {
         .execute()
     ).map((row) => ({ ...(row as { name: string; timestamp: string }) }));
 
+  // Two db:migrate at once on an empty database: apps/server/src/db/migrate-cli.test.ts.
   it('ran once for the cluster, and a second db:migrate changes nothing', async () => {
     const before = await applied(db);
     expect(before.map((m) => `${m.name}.ts`)).toEqual([...migrationFiles].sort());
     const again = await migrate(cluster.env);
     expect(again.stdout).toMatch(/Database is up to date \(postgres\)/);
     expect(await applied(db)).toEqual(before);
-  });
-
-  it('two db:migrate started at once on an empty database apply each migration once', async () => {
-    const fresh = await freshDatabase(process.env.TEST_DATABASE_URL);
-    const freshDb = clusterDatabase(fresh.url);
-    try {
-      const env = { ...cluster.env, DATABASE_URL: fresh.url };
-      const results = await Promise.all([migrate(env), migrate(env)]);
-      for (const result of results) expect(result.stdout).toMatch(/Database is up to date/);
-      const rows = await applied(freshDb);
-      expect(rows.map((m) => `${m.name}.ts`)).toEqual([...migrationFiles].sort());
-    } finally {
-      await freshDb.destroy();
-      await fresh.close();
-    }
   });
 });
 
