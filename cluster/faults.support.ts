@@ -178,6 +178,14 @@ async function readAnswer(res: Response, attempt: Attempt): Promise<unknown> {
   }
 }
 
+/** An error with its cause (undici's "fetch failed" says why only there). */
+function errorText(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause as { code?: unknown; message?: unknown } | undefined;
+  const why = cause ? ` (${[cause.code, cause.message].filter(Boolean).join(' ')})` : '';
+  return `${err.name}: ${err.message}${why}`;
+}
+
 function blankAttempt(tag: string, spec: UploadSpec | null): Attempt {
   return {
     tag,
@@ -211,7 +219,7 @@ export async function tryUpload(
     const body = await readAnswer(res, attempt);
     if (res.status === 200) spec.ackedId = (body as { id: number }).id;
   } catch (err) {
-    attempt.error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    attempt.error = errorText(err);
   } finally {
     attempt.endedAt = Date.now();
   }
@@ -234,7 +242,7 @@ export async function tryGet(
     });
     await readAnswer(res, attempt);
   } catch (err) {
-    attempt.error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    attempt.error = errorText(err);
   } finally {
     attempt.endedAt = Date.now();
   }
@@ -540,7 +548,7 @@ export async function slowUpload(base: string, spec: UploadSpec): Promise<SlowUp
       return attempt;
     },
     (err: unknown) => {
-      attempt.error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      attempt.error = errorText(err);
       attempt.endedAt = Date.now();
       return attempt;
     },
