@@ -187,6 +187,32 @@ describe('loadConfig', () => {
     expect(config.sweepIntervalMs).toBe(600_000);
   });
 
+  it('delivers media from the bucket on S3 by default, and from the app on local disk', () => {
+    const s3 = { STORAGE: 's3', S3_BUCKET: 'photos' };
+    expect(loadConfig({ DATA_DIR: freshDir(), ...s3 }).mediaDelivery).toBe('bucket');
+    expect(loadConfig({ DATA_DIR: freshDir(), ...s3, MEDIA_DELIVERY: 'app' }).mediaDelivery).toBe(
+      'app',
+    );
+    expect(
+      loadConfig({ DATA_DIR: freshDir(), ...s3, MEDIA_DELIVERY: 'bucket' }).mediaDelivery,
+    ).toBe('bucket');
+    expect(loadConfig({ DATA_DIR: freshDir() }).mediaDelivery).toBe('app');
+    expect(loadConfig({ DATA_DIR: freshDir(), MEDIA_DELIVERY: 'app' }).mediaDelivery).toBe('app');
+  });
+
+  it('refuses MEDIA_DELIVERY=bucket without a bucket, saying what to set', () => {
+    const load = () => loadConfig({ DATA_DIR: freshDir(), MEDIA_DELIVERY: 'bucket' });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(/MEDIA_DELIVERY: bucket needs STORAGE=s3 .*served by the app/);
+  });
+
+  it.each(['', 'nginx', 'Bucket'])('refuses MEDIA_DELIVERY=%o, naming the two values', (value) => {
+    const load = () =>
+      loadConfig({ DATA_DIR: freshDir(), STORAGE: 's3', S3_BUCKET: 'p', MEDIA_DELIVERY: value });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(/MEDIA_DELIVERY must be bucket \(.*\) or app \(/);
+  });
+
   it.each([
     ['DRAIN_DELAY_SECONDS', '-1', /DRAIN_DELAY_SECONDS must be 0 or more/],
     ['DRAIN_DELAY_SECONDS', '1.5', /DRAIN_DELAY_SECONDS must be a whole number of seconds/],

@@ -131,6 +131,13 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: onOff.default(false),
+  MEDIA_DELIVERY: z
+    .enum(['bucket', 'app'], {
+      error:
+        'MEDIA_DELIVERY must be bucket (browsers fetch media from the bucket through presigned ' +
+        'URLs) or app (the instances serve it through signed /media links).',
+    })
+    .optional(),
   UPLOAD_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -237,6 +244,12 @@ export interface Config {
    * another instance on the same database makes them.
    */
   reports: { concurrency: number };
+  /**
+   * How browsers get media: `bucket` (S3 only) hands out presigned bucket URLs, so the bucket must
+   * be reachable from browsers; `app` hands out signed, session-bound `/media/…` links that the
+   * instances serve from the storage (always so on local disk).
+   */
+  mediaDelivery: 'bucket' | 'app';
   mediaUrlTtlSeconds: number;
   sessions: { idleMs: number; absoluteMs: number };
   loginLimits: { perAccount: number; perIp: number; perAccountAllIps: number; windowMs: number };
@@ -350,6 +363,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } else {
     storage = { kind: 'local', dir: path.join(dataDir, 'media') };
   }
+  // Refused rather than ignored: it says browsers load media from a bucket, and there is none.
+  // A deployment that sets it most likely meant STORAGE=s3 too, and without it each instance
+  // would keep its photos on its own disk.
+  if (e.MEDIA_DELIVERY === 'bucket' && storage.kind === 'local')
+    throw new ConfigError(
+      'Invalid configuration:\n  MEDIA_DELIVERY: bucket needs STORAGE=s3 (there is no bucket for ' +
+        'browsers to fetch from: media on local disk is always served by the app through /media ' +
+        'links). Set STORAGE=s3 and the S3_* settings, or remove MEDIA_DELIVERY.',
+    );
+  const mediaDelivery = storage.kind === 's3' ? (e.MEDIA_DELIVERY ?? 'bucket') : 'app';
 
   const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
   const config: Config = {
@@ -377,6 +400,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       heicDecoder: e.HEIC_DECODER,
     },
     reports: { concurrency: e.REPORT_CONCURRENCY },
+    mediaDelivery,
     mediaUrlTtlSeconds: e.MEDIA_URL_TTL_SECONDS,
     sessions: {
       idleMs: e.SESSION_IDLE_MINUTES * 60_000,

@@ -54,6 +54,20 @@ describe('page Content-Security-Policy', () => {
     expect(csp).not.toContain('*.127.0.0.1');
   });
 
+  it('lets the bucket in nowhere when the app delivers the media (MEDIA_DELIVERY=app)', () => {
+    const s3 = { STORAGE: 's3', S3_BUCKET: 'photos', S3_ENDPOINT: 'https://minio.internal:9000' };
+    expect(pageCsp(config(s3))).toContain('https://minio.internal:9000');
+    const csp = pageCsp(config({ ...s3, MEDIA_DELIVERY: 'app' }));
+    expect(csp).not.toContain('minio.internal');
+    expect(csp).toBe(pageCsp(config({})));
+    // AWS itself (no endpoint) the same way.
+    const aws = pageCsp(config({ STORAGE: 's3', S3_BUCKET: 'photos', MEDIA_DELIVERY: 'app' }));
+    expect(aws).not.toContain('amazonaws');
+    expect(pageCsp(config({ STORAGE: 's3', S3_BUCKET: 'photos' }))).toContain(
+      'https://*.amazonaws.com',
+    );
+  });
+
   it("opens Google's script, API and image hosts only when a Maps key is set", () => {
     const csp = pageCsp(config({ GOOGLE_MAPS_KEY: 'key' }));
     expect(csp).toMatch(

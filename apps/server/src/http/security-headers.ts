@@ -8,9 +8,10 @@ export function pageCsp(config: Config): string {
   const imgSources = ["'self'", 'data:', 'blob:', config.maps.tileSource];
   const scriptSources = ["'self'"];
   const connectSources = ["'self'"];
-  if (config.storage.kind === 's3') {
+  if (config.storage.kind === 's3' && config.mediaDelivery === 'bucket') {
     // Presigned URLs are path-style on the endpoint's origin, or virtual-hosted
-    // (https://<bucket>.<host>) unless S3_FORCE_PATH_STYLE is on.
+    // (https://<bucket>.<host>) unless S3_FORCE_PATH_STYLE is on. With MEDIA_DELIVERY=app media
+    // comes from our own /media links, and the bucket is let in nowhere.
     const { endpoint, forcePathStyle } = config.storage;
     if (endpoint) {
       const url = new URL(endpoint);

@@ -3,17 +3,17 @@ import type { Config } from '../config.js';
 import { MEDIA_FRESH_SECONDS, mediaCacheControl } from './media-files.js';
 import { contentTypeForKey, isOriginalKey } from './media-types.js';
 import { mediaUrlExpiry, presignWindow, signMediaUrl } from './signed-urls.js';
+import type { Storage } from './storage/index.js';
 
 /** Signed URLs kept for reuse: a few hundred photos for each of a few hundred sessions. */
 const URL_CACHE_ENTRIES = 50_000;
-import type { Storage } from './storage/index.js';
 
 /** Hands out URLs for stored media objects that work in `<img>` without a bearer header. */
 export interface MediaLinks {
   /**
-   * A URL serving `key` to the viewer's session: a signed `/media/…` URL on local disk (bound to
-   * the session, so logout and deactivation revoke it), a presigned URL on S3. Stable for a while
-   * so browsers can cache the image.
+   * A URL serving `key` to the viewer's session: a signed `/media/…` URL (bound to the session, so
+   * logout and deactivation revoke it), or with `MEDIA_DELIVERY=bucket` on S3 a presigned bucket
+   * URL. Stable for a while so browsers can cache the image.
    */
   url(
     key: string,
@@ -23,12 +23,14 @@ export interface MediaLinks {
 }
 
 /**
- * MediaLinks over the configured storage. On S3 the presigned URL is not bound to the session
- * (S3 cannot ask us); it expires after the TTL instead. Links to an original (`original.<ext>`)
- * are always downloads, named `original.<ext>` unless `options.download` names them.
+ * MediaLinks over the configured storage. With `mediaDelivery: 'app'` (always on local disk) they
+ * are signed `/media/…` links the instances serve from the storage, whichever it is. With
+ * `'bucket'` on S3 they are presigned bucket URLs, not bound to the session (S3 cannot ask us):
+ * they expire after the TTL instead. Links to an original (`original.<ext>`) are always
+ * downloads, named `original.<ext>` unless `options.download` names them.
  */
 export function createMediaLinks(deps: {
-  config: Pick<Config, 'secret' | 'mediaUrlTtlSeconds'>;
+  config: Pick<Config, 'secret' | 'mediaUrlTtlSeconds' | 'mediaDelivery'>;
   storage: Storage;
   now?: () => number;
 }): MediaLinks {
@@ -38,7 +40,8 @@ export function createMediaLinks(deps: {
   // The cache key holds everything the URL is made of, so a hit is exactly what signing anew
   // would give: still bound to the session, still expiring, still signed.
   const cache = new LRUCache<string, string>({ max: URL_CACHE_ENTRIES });
-  const local = deps.storage.kind === 'local';
+  // The bucket serves the browser only when asked to and there is one; otherwise we do.
+  const viaApp = deps.config.mediaDelivery === 'app' || deps.storage.kind === 'local';
   return {
     async url(key, viewer, options) {
       const now = deps.now?.() ?? Date.now();
@@ -49,8 +52,8 @@ export function createMediaLinks(deps: {
           ? { filename: key.slice(key.lastIndexOf('/') + 1), contentType: contentTypeForKey(key) }
           : undefined);
       const contentType = download?.contentType ?? contentTypeForKey(key);
-      const window = local ? null : presignWindow(ttlSeconds, now);
-      const cacheKey = local
+      const window = viaApp ? null : presignWindow(ttlSeconds, now);
+      const cacheKey = viaApp
         ? `${viewer.sessionId}\n${mediaUrlExpiry(ttlSeconds, now)}\n${download?.filename ?? ''}\n${key}`
         : `${window!.signingDate.getTime()}\n${contentType}\n${download?.filename ?? ''}\n${key}`;
       const cached = cache.get(cacheKey);

@@ -40,7 +40,13 @@ const deps = (): SignedMediaDeps => ({
 /** Signs `key` and opens it the way the media route does, with the URL's own query. */
 function open(
   key: string,
-  options: { sessionId?: number; ttlSeconds?: number; now?: number } = {},
+  options: {
+    sessionId?: number;
+    ttlSeconds?: number;
+    now?: number;
+    ifNoneMatch?: string;
+    deps?: SignedMediaDeps;
+  } = {},
 ) {
   const url = new URL(
     signMediaUrl(key, {
@@ -51,13 +57,16 @@ function open(
     }),
     'http://localhost',
   );
-  return openSignedMedia(deps(), key, Object.fromEntries(url.searchParams));
+  return openSignedMedia(options.deps ?? deps(), key, Object.fromEntries(url.searchParams), {
+    ifNoneMatch: options.ifNoneMatch,
+  });
 }
 
 describe('openSignedMedia', () => {
   it('opens an inline image for a live session, cacheable briefly, then revalidated', async () => {
     const opened = await open(`${DIR}/preview.webp`);
-    if (!opened.ok) throw new Error(`refused: ${opened.reason}`);
+    if (!opened.ok || !('media' in opened))
+      throw new Error(`not opened: ${JSON.stringify(opened)}`);
     expect(opened.media.contentType).toBe('image/webp');
     expect(opened.media.disposition).toBeNull();
     expect(opened.media.maxAgeSeconds).toBe(MEDIA_FRESH_SECONDS);
@@ -70,7 +79,8 @@ describe('openSignedMedia', () => {
 
   it('serves an original only as a download', async () => {
     const opened = await open(`${DIR}/original.jpg`);
-    if (!opened.ok) throw new Error(`refused: ${opened.reason}`);
+    if (!opened.ok || !('media' in opened))
+      throw new Error(`not opened: ${JSON.stringify(opened)}`);
     expect(opened.media.disposition).toMatch(/^attachment; filename="original\.jpg"/);
     expect(opened.media.cacheControl).toBe('private, no-store');
     expect(opened.media.etag).toBeNull();
@@ -80,9 +90,44 @@ describe('openSignedMedia', () => {
   it('never lets the browser keep an image past its link', async () => {
     // A 60 s link signed 30 s ago (60 s buckets) has 30–90 s left: less than the cache time.
     const opened = await open(`${DIR}/preview.webp`, { ttlSeconds: 60, now: Date.now() - 30_000 });
-    if (!opened.ok) throw new Error(`refused: ${opened.reason}`);
+    if (!opened.ok || !('media' in opened))
+      throw new Error(`not opened: ${JSON.stringify(opened)}`);
     expect(opened.media.maxAgeSeconds).toBeLessThan(MEDIA_FRESH_SECONDS);
     opened.media.body.destroy();
+  });
+
+  it('answers a revalidation of an unchanged image from its size, without reading it', async () => {
+    const key = `${DIR}/preview.webp`;
+    const calls: string[] = [];
+    const counting: SignedMediaDeps = {
+      ...deps(),
+      storage: {
+        stat: (k) => (calls.push('stat'), storage.stat(k)),
+        stream: (k) => (calls.push('stream'), storage.stream(k)),
+      },
+    };
+    const etag = mediaEtag(key, 'preview bytes'.length);
+    expect(await open(key, { ifNoneMatch: `"a", ${etag}`, deps: counting })).toEqual({
+      ok: true,
+      notModified: {
+        etag,
+        cacheControl: `private, max-age=${MEDIA_FRESH_SECONDS}, must-revalidate`,
+      },
+    });
+    expect(calls).toEqual(['stat']);
+
+    // Another tag: the image itself. A session that has ended: refused before any storage call.
+    calls.length = 0;
+    const changed = await open(key, { ifNoneMatch: '"other"', deps: counting });
+    if (!changed.ok || !('media' in changed)) throw new Error('not opened');
+    expect(await text(changed.media.body)).toBe('preview bytes');
+    calls.length = 0;
+    const ended = { ifNoneMatch: etag, deps: counting, sessionId: LIVE_SESSION + 1 };
+    expect(await open(key, ended)).toEqual({ ok: false, reason: 'session_ended' });
+    expect(calls).toEqual([]);
+    // Gone since: 404, not a 304 for the browser's stale copy.
+    const gone = `${DIR}/formatted.jpg`;
+    expect(await open(gone, { ifNoneMatch: '*' })).toEqual({ ok: false, reason: 'not_found' });
   });
 
   it('matches If-None-Match as RFC 9110 does (lists, weak tags, *)', () => {

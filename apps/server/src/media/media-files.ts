@@ -61,12 +61,20 @@ export interface MediaResponse extends StoredObjectStream {
  */
 export type MediaRefusalReason = 'invalid' | 'expired' | 'session_ended' | 'not_found';
 
+/** A revalidation of an unchanged image: answer 304 with these headers, no body. */
+export interface MediaNotModified {
+  cacheControl: string;
+  etag: string;
+}
+
 export type OpenedMedia =
-  { ok: true; media: MediaResponse } | { ok: false; reason: MediaRefusalReason };
+  | { ok: true; media: MediaResponse }
+  | { ok: true; notModified: MediaNotModified }
+  | { ok: false; reason: MediaRefusalReason };
 
 export interface SignedMediaDeps {
   secret: string;
-  storage: Pick<Storage, 'stream'>;
+  storage: Pick<Storage, 'stream' | 'stat'>;
   /** True while the session a URL was issued to may still use it. */
   isSessionLive: (sessionId: number) => Promise<boolean>;
 }
@@ -74,30 +82,42 @@ export interface SignedMediaDeps {
 /**
  * Checks the signature and expiry of `key` + `query`, then that the session the URL was issued
  * to is still live (logout and deactivation revoke media URLs at once), and opens the stored
- * object. Originals are always downloads, never rendered inline.
+ * object. Originals are always downloads, never rendered inline. A revalidation (`ifNoneMatch`)
+ * of an unchanged image is answered from the object's size alone, without reading it: on S3 a
+ * HEAD instead of a GET whose body would be thrown away.
  */
 export async function openSignedMedia(
   deps: SignedMediaDeps,
   key: string,
   query: Record<string, unknown>,
+  options: { ifNoneMatch?: string | undefined } = {},
 ): Promise<OpenedMedia> {
   const now = Date.now();
   const check = verifyMediaUrl(key, query, { secret: deps.secret, now });
   if (!check.ok) return { ok: false, reason: check.reason === 'expired' ? 'expired' : 'invalid' };
   if (!(await deps.isSessionLive(check.sessionId))) return { ok: false, reason: 'session_ended' };
-  const object = await deps.storage.stream(key);
-  if (!object) return { ok: false, reason: 'not_found' };
-  const filename = check.download ?? (isOriginalKey(key) ? (key.split('/').pop() ?? key) : null);
   const maxAgeSeconds = Math.max(
     0,
     Math.min(MEDIA_FRESH_SECONDS, check.expiresAt - Math.floor(now / 1000)),
   );
+  const cacheControl = mediaCacheControl(key, maxAgeSeconds);
+  // Originals carry no ETag (never cached), so they are never revalidated.
+  if (options.ifNoneMatch && !isOriginalKey(key)) {
+    const info = await deps.storage.stat(key);
+    if (!info) return { ok: false, reason: 'not_found' };
+    const etag = mediaEtag(key, info.size);
+    if (matchesEtag(options.ifNoneMatch, etag))
+      return { ok: true, notModified: { cacheControl, etag } };
+  }
+  const object = await deps.storage.stream(key);
+  if (!object) return { ok: false, reason: 'not_found' };
+  const filename = check.download ?? (isOriginalKey(key) ? (key.split('/').pop() ?? key) : null);
   return {
     ok: true,
     media: {
       ...object,
       maxAgeSeconds,
-      cacheControl: mediaCacheControl(key, maxAgeSeconds),
+      cacheControl,
       etag: isOriginalKey(key) ? null : mediaEtag(key, object.size),
       disposition: filename === null ? null : attachmentDisposition(filename),
     },

@@ -148,7 +148,7 @@ describe('MediaLinks on local storage', () => {
 
   it('hands out signed /media URLs bound to the viewer session', async () => {
     const links = createMediaLinks({
-      config: { secret: SECRET, mediaUrlTtlSeconds: TTL },
+      config: { secret: SECRET, mediaUrlTtlSeconds: TTL, mediaDelivery: 'app' },
       storage: createLocalStorage(dir),
       now: () => NOW,
     });
@@ -180,7 +180,7 @@ describe('MediaLinks on local storage', () => {
   it('reuses a URL only where signing anew would give the same one', async () => {
     let now = NOW;
     const links = createMediaLinks({
-      config: { secret: SECRET, mediaUrlTtlSeconds: TTL },
+      config: { secret: SECRET, mediaUrlTtlSeconds: TTL, mediaDelivery: 'app' },
       storage: createLocalStorage(dir),
       now: () => now,
     });

@@ -113,6 +113,18 @@ describe.each(['local', 's3'] as const)('%s storage', (kind) => {
     expect((await storage().get(preview))?.toString()).toBe('two');
   });
 
+  it('sizes an object without reading it, and serves its type from its key', async () => {
+    const { formatted } = freshKeys();
+    expect(await storage().stat(formatted)).toBeNull();
+    // Stored under a type that is not the key's (a copy made by another tool): served as the
+    // key says, like local disk and presigned URLs.
+    await storage().put(formatted, Buffer.from('twelve bytes'), 'application/octet-stream');
+    expect(await storage().stat(formatted)).toEqual({ size: 12 });
+    const opened = await storage().stream(formatted);
+    expect(opened?.contentType).toBe('image/jpeg');
+    opened?.body.destroy();
+  });
+
   it('answers null for a missing object and deletes idempotently', async () => {
     const { preview } = freshKeys();
     expect(await storage().get(preview)).toBeNull();
@@ -318,7 +330,7 @@ describe('s3 storage', () => {
     await drivers.s3.put(preview, Buffer.from('webp'), 'image/webp');
     let now = Date.UTC(2030, 0, 1, 10, 0, 5);
     const links = createMediaLinks({
-      config: { secret: 'x'.repeat(32), mediaUrlTtlSeconds: 6 * 3600 },
+      config: { secret: 'x'.repeat(32), mediaUrlTtlSeconds: 6 * 3600, mediaDelivery: 'bucket' },
       storage: drivers.s3,
       now: () => now,
     });
@@ -335,7 +347,7 @@ describe('s3 storage', () => {
     await drivers.s3.put(keys.preview, Buffer.from('webp'), 'image/webp');
     await drivers.s3.put(keys.original, Buffer.from('heic'), 'image/heic');
     const links = createMediaLinks({
-      config: { secret: 'x'.repeat(32), mediaUrlTtlSeconds: 6 * 3600 },
+      config: { secret: 'x'.repeat(32), mediaUrlTtlSeconds: 6 * 3600, mediaDelivery: 'bucket' },
       storage: drivers.s3,
     });
     const preview = await fetch(await links.url(keys.preview, { sessionId: 1 }));

@@ -145,6 +145,15 @@ export function createLocalStorage(dir: string): Storage {
       return { body: handle.createReadStream(), size, contentType: contentTypeForKey(key) };
     },
 
+    async stat(key) {
+      try {
+        return { size: (await stat(pathFor(key))).size };
+      } catch (err) {
+        if (isErrno(err, 'ENOENT')) return null;
+        throw err;
+      }
+    },
+
     async delete(key) {
       const file = pathFor(key);
       await rm(file, { force: true });

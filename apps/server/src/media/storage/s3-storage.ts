@@ -5,6 +5,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
+  HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
@@ -76,8 +77,9 @@ function throwS3Error(err: unknown): never {
 
 /**
  * Media in an S3-compatible bucket (AWS, MinIO, R2, Ceph…). A PUT is atomic by nature. The
- * browser fetches objects through presigned GET URLs, which also pin the response's content
- * type (and, for originals, `Content-Disposition: attachment`).
+ * browser fetches objects through presigned GET URLs (`MEDIA_DELIVERY=bucket`), which also pin the
+ * response's content type (and, for originals, `Content-Disposition: attachment`), or through the
+ * app's `/media` route, which streams them from here (`MEDIA_DELIVERY=app`).
  */
 export function createS3Storage(
   config: S3StorageConfig,
@@ -180,8 +182,21 @@ export function createS3Storage(
       return {
         body,
         size: object.ContentLength ?? 0,
-        contentType: object.ContentType ?? contentTypeForKey(key),
+        // As on local disk and in presigned URLs: the key's type, not whatever metadata a copy
+        // into the bucket (a migration, a sync tool) left on the object.
+        contentType: contentTypeForKey(key),
       };
+    },
+
+    async stat(key) {
+      assertValidKey(key);
+      try {
+        const head = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+        return { size: head.ContentLength ?? 0 };
+      } catch (err) {
+        if (isNotFound(err)) return null;
+        throwS3Error(err);
+      }
     },
 
     async delete(key) {

@@ -13,6 +13,7 @@ export interface StoredObjectInfo {
 export interface StoredObjectStream {
   body: Readable;
   size: number;
+  /** From the key's extension (the server chose it from the sniffed type), on every driver. */
   contentType: string;
 }
 
@@ -43,6 +44,11 @@ export interface Storage {
   get(key: string): Promise<Buffer | null>;
   /** A stream of the object for serving, or null when there is none. */
   stream(key: string): Promise<StoredObjectStream | null>;
+  /**
+   * The object's size, or null when there is none, without reading it (a HEAD on S3): enough to
+   * answer a revalidation with 304.
+   */
+  stat(key: string): Promise<{ size: number } | null>;
   /** Removes an object; removing a missing one is not an error. */
   delete(key: string): Promise<void>;
   /**

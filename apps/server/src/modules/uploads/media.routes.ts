@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, notFound } from '../../errors.js';
 import { MEDIA_CSP } from '../../http/security-headers.js';
-import { matchesEtag, openSignedMedia, type MediaRefusalReason } from '../../media/media-files.js';
+import { openSignedMedia, type MediaRefusalReason } from '../../media/media-files.js';
 import { MEDIA_PATH_PREFIX } from '../../media/signed-urls.js';
 import { isSessionLive } from '../auth/auth.service.js';
 import { storageAsHttpError } from './storage-refusals.js';
@@ -21,8 +21,9 @@ const MEDIA_REFUSALS: Record<MediaRefusalReason, () => AppError> = {
 /**
  * Serves stored media to `<img>` tags and downloads through signed URLs (no bearer header):
  * public at the HTTP level, but every request must carry a valid, unexpired signature bound to
- * a live session. With S3 storage the API hands out presigned bucket URLs instead; this route
- * still serves any signed `/media/…` URL from the bucket.
+ * a live session. The same on local disk and on S3 (streamed from the bucket), where the API
+ * hands out these links with `MEDIA_DELIVERY=app`; with `bucket` it hands out presigned bucket
+ * URLs instead, and this route still serves any signed `/media/…` URL.
  */
 export function mediaRoutes(
   app: FastifyInstance,
@@ -35,25 +36,21 @@ export function mediaRoutes(
   };
   app.get(`${MEDIA_PATH_PREFIX}*`, { config: { access: 'public' } }, async (request, reply) => {
     const key = (request.params as { '*': string })['*'];
-    const opened = await openSignedMedia(
-      media,
-      key,
-      request.query as Record<string, unknown>,
-    ).catch((err: unknown) => {
+    const opened = await openSignedMedia(media, key, request.query as Record<string, unknown>, {
+      ifNoneMatch: request.headers['if-none-match'],
+    }).catch((err: unknown) => {
       throw storageAsHttpError(err, 'read');
     });
     if (!opened.ok) throw MEDIA_REFUSALS[opened.reason]();
+    // A revalidation is answered only after the signature and the session were checked, so a
+    // signed-out session's cached copy gets a 403, not a 304.
+    if ('notModified' in opened) {
+      const { cacheControl, etag } = opened.notModified;
+      return reply.code(304).header('cache-control', cacheControl).header('etag', etag).send();
+    }
     const { contentType, size, disposition, cacheControl, etag, body } = opened.media;
     void reply.header('cache-control', cacheControl);
-    // A revalidation reaches here only after the signature and the session were checked, so a
-    // signed-out session's cached copy gets a 403, not a 304.
-    if (etag !== null) {
-      void reply.header('etag', etag);
-      if (matchesEtag(request.headers['if-none-match'], etag)) {
-        body.destroy();
-        return reply.code(304).send();
-      }
-    }
+    if (etag !== null) void reply.header('etag', etag);
     void reply
       .header('content-type', contentType)
       .header('x-content-type-options', 'nosniff')

@@ -3,7 +3,15 @@
 import type { ErrorResponse as ErrorBody, Project, Upload } from '@sitelog/shared';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
+import {
+  api,
+  buildAppWithDatabase,
+  createTestContext,
+  signedInUser,
+  type TestContext,
+} from '../../../test/helpers.js';
+import { createMediaLinks } from '../../media/links.js';
+import { createStorage } from '../../media/storage/index.js';
 import { buildProject } from '../../../test/factories.js';
 import { startS3Server, type TestS3Server } from '../../../test/s3.js';
 import { jpegWithExif } from '../../../test/images.js';
@@ -81,6 +89,54 @@ describe('uploads with S3 storage', () => {
     ).json<Upload>();
     expect(again.previewLink).toBe(upload.previewLink);
     expect(again.originalLink).toBe(upload.originalLink);
+  });
+
+  it('a second instance hands out the same presigned link, which serves the photo', async () => {
+    // What another instance of a cluster builds for itself (MEDIA_DELIVERY=bucket, the default):
+    // its own bucket client and link maker, on the same settings and database.
+    expect(ctx.config.mediaDelivery).toBe('bucket');
+    const storage = createStorage(ctx.config);
+    const other = await buildAppWithDatabase(ctx, ctx.db, {
+      storage,
+      links: createMediaLinks({ config: ctx.config, storage }),
+    });
+    try {
+      const upload = await uploadPhoto(ctx, alice.token, project.id, { file: jpeg });
+      const previewOn = async (app: typeof other, token: string) =>
+        (
+          await api({ app }, { method: 'GET', url: `/api/upload/full/${upload.id}`, token })
+        ).json<Upload>().previewLink;
+      // Signed for a time window, so any instance gives the same URL and a browser's cached copy
+      // stays valid; a window boundary between the first and the last ask: ask again.
+      let links: string[] = [];
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        links = [
+          await previewOn(ctx.app, alice.token),
+          await previewOn(other, alice.token),
+          await previewOn(other, bob.token),
+          await previewOn(ctx.app, alice.token),
+        ];
+        if (links[0] === links[3]) break;
+      }
+      // Not bound to the session either (the bucket cannot ask us): bob gets the same URL.
+      expect(new Set(links).size).toBe(1);
+      expect(new URL(links[0]!).origin).toBe(s3.endpoint);
+      const image = await fetch(links[0]!);
+      expect(image.status).toBe(200);
+      expect(image.headers.get('content-type')).toBe('image/webp');
+      expect(image.headers.get('cache-control')).toBe('private, max-age=300, must-revalidate');
+      expect((await image.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    } finally {
+      await other.close();
+      await storage.close();
+    }
+  });
+
+  it('lets images from the bucket into the page CSP', async () => {
+    const res = await api(ctx, { method: 'GET', url: '/api/health' });
+    expect(String(res.headers['content-security-policy'])).toMatch(
+      new RegExp(`img-src [^;]*${s3.endpoint.replaceAll('.', '\\.')}`),
+    );
   });
 
   it('updates the project and lists uploads with their previews', async () => {
