@@ -7,7 +7,7 @@
 // - The bucket: s3rver, started as its own process.
 // - Migrations: `npm run db:migrate`'s script, once; the instances run with MIGRATE_ON_START=off.
 // - The instances: apps/server/src/main.ts, each with its own DATA_DIR and port, one SECRET,
-//   STORAGE=s3, TRUST_PROXY=1.
+//   STORAGE=s3, MEDIA_DELIVERY=app (media through nginx; `mediaDelivery` to change), TRUST_PROXY=1.
 // - nginx: the repo's deploy/nginx.conf itself, included from a small main config written here
 //   with the two site files it expects (sitelog-upstreams.conf, sitelog-site.conf).
 import { randomBytes } from 'node:crypto';
@@ -37,6 +37,12 @@ export interface ClusterOptions {
   databaseUrl?: string;
   /** Create the sample workspace on the empty database (default off). */
   sampleData?: boolean;
+  /**
+   * MEDIA_DELIVERY (default `app`): the instances serve media through /media links, through
+   * nginx, as a cluster with its bucket on a private network runs; `bucket` hands out presigned
+   * bucket URLs.
+   */
+  mediaDelivery?: 'bucket' | 'app';
   /** Extra environment for every instance (e.g. IMAGE_CONCURRENCY, SWEEP_INTERVAL_SECONDS). */
   env?: Record<string, string>;
   /** Instances' LOG_LEVEL (default info: the access log names each request). */
@@ -258,6 +264,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       S3_ACCESS_KEY_ID: 'S3RVER',
       S3_SECRET_ACCESS_KEY: 'S3RVER',
       S3_FORCE_PATH_STYLE: 'on',
+      MEDIA_DELIVERY: options.mediaDelivery ?? 'app',
       TRUST_PROXY: '1',
       LOG_LEVEL: options.logLevel ?? 'info',
       ...options.env,
