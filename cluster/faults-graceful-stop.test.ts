@@ -103,9 +103,9 @@ describe('a graceful stop (SIGTERM) of an instance behind nginx', () => {
     const loadClient = async (i: number) => {
       const account = accounts[i % 2]!;
       while (loading) {
-        load.push(await tryUpload(c.url, spec('during the stop')));
+        load.push(await tryUpload(c, spec('during the stop')));
         load.push(
-          await tryGet(c.url, `/api/upload/project/${account.projectId}/latest`, account.token),
+          await tryGet(c, `/api/upload/project/${account.projectId}/latest`, account.token),
         );
         await sleep(20);
       }
@@ -148,8 +148,8 @@ describe('a graceful stop (SIGTERM) of an instance behind nginx', () => {
 
     // New requests now: every one goes to the other instance.
     const freshDone = Promise.all([
-      ...Array.from({ length: 4 }, () => tryUpload(c.url, spec('after the close'))),
-      ...accounts.map((a) => tryGet(c.url, `/api/upload/project/${a.projectId}/latest`, a.token)),
+      ...Array.from({ length: 4 }, () => tryUpload(c, spec('after the close'))),
+      ...accounts.map((a) => tryGet(c, `/api/upload/project/${a.projectId}/latest`, a.token)),
     ]);
 
     // The held uploads finish sending: each completes normally, on whichever instance it was.
@@ -207,7 +207,8 @@ describe('a graceful stop (SIGTERM) of an instance behind nginx', () => {
         `${closedAt - sigtermAt} ms, exit ${exitedAt - sigtermAt} ms; ${load.length} requests of ` +
         `load (${onStoppedDuringDrain} on it during the drain delay), ${fresh.length} after the ` +
         `close; ${stored.rows} rows; ${swept.orphansRemoved} orphans swept; ` +
-        `run ${Date.now() - began} ms`,
+        `run ${Date.now() - began} ms` +
+        `; ${all.filter((a) => a.resent.length > 0).length} sent again on a new connection (nginx had closed theirs)`,
     );
   });
 });

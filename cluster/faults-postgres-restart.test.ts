@@ -74,7 +74,7 @@ describe('PostgreSQL restarted under load', () => {
         const spec = newSpec(account, specs.length, photos[specs.length % 3]!, 'pg');
         specs.push(spec);
         while (loading) {
-          const attempt = await tryUpload(c.url, spec, 30_000);
+          const attempt = await tryUpload(c, spec, 30_000);
           if (attempt.status === 200) break;
           await sleep(300);
         }
@@ -84,12 +84,7 @@ describe('PostgreSQL restarted under load', () => {
       const account = accounts[i % accounts.length]!;
       while (loading) {
         reads.push(
-          await tryGet(
-            c.url,
-            `/api/upload/project/${account.projectId}/latest`,
-            account.token,
-            30_000,
-          ),
+          await tryGet(c, `/api/upload/project/${account.projectId}/latest`, account.token, 30_000),
         );
         await sleep(20);
       }
@@ -253,7 +248,8 @@ describe('PostgreSQL restarted under load', () => {
         `(${failed.filter((a) => a.spec === null).length} reads, ${failed.filter((a) => a.spec).length} uploads; ` +
         `per instance: ${byInstance}; longest ${longest} ms) of ${all.length}; ` +
         `${stored.acknowledged} uploads acknowledged, ${stored.rows} rows, ${swept.orphansRemoved} ` +
-        `orphans swept; run ${Date.now() - began} ms`,
+        `orphans swept; run ${Date.now() - began} ms` +
+        `; ${all.filter((a) => a.resent.length > 0).length} sent again on a new connection (nginx had closed theirs)`,
     );
   });
 });

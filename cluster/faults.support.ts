@@ -126,6 +126,8 @@ export interface Attempt {
   retryAfter: string | null;
   /** The error answer's requestId (the instance's log names it as reqId). */
   requestId: string | null;
+  /** Earlier tags of this try, sent on a connection nginx had closed (see fetchAsBrowser). */
+  resent: string[];
 }
 
 let tagSeq = 0;
@@ -198,24 +200,83 @@ function blankAttempt(tag: string, spec: UploadSpec | null): Attempt {
     error: null,
     retryAfter: null,
     requestId: null,
+    resent: [],
   };
 }
 
-/** One try of `spec` through `base`; the spec is marked acknowledged on a 200. */
+/** Where requests go: nginx (the cluster, whose access log tells what reached it), or a URL. */
+export type Target = string | Pick<Cluster, 'url' | 'accessLog'>;
+
+const baseOf = (target: Target) => (typeof target === 'string' ? target : target.url);
+
+/** The connection failed under the request before any answer (closed, reset). */
+function connectionClosed(err: unknown): boolean {
+  const code = (err as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE';
+}
+
+/** Whether nginx's access log names `tag` within a second (nginx logs every request it read). */
+async function reachedNginx(target: Pick<Cluster, 'accessLog'>, tag: string): Promise<boolean> {
+  const deadline = Date.now() + 1000;
+  for (;;) {
+    if (target.accessLog().includes(`fault=${tag} `)) return true;
+    if (Date.now() > deadline) return false;
+    await sleep(50);
+  }
+}
+
+/**
+ * fetch, as a browser sends a request: one that went out on a kept-alive connection nginx had
+ * already closed, and so never reached nginx (no line in its access log), is sent again on a new
+ * connection, under a new tag (`attempt.resent` keeps why). nginx does close a connection right
+ * after answering an upload that an instance refused before reading its body (the answer said
+ * keep-alive); browsers send the next request again, Node's fetch does not.
+ */
+async function fetchAsBrowser(
+  target: Target,
+  attempt: Attempt,
+  prefix: string,
+  url: (tag: string) => string,
+  init: () => RequestInit,
+): Promise<Response> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await fetch(url(attempt.tag), init());
+    } catch (err) {
+      if (
+        typeof target === 'string' ||
+        tries >= 3 ||
+        !connectionClosed(err) ||
+        (await reachedNginx(target, attempt.tag))
+      )
+        throw err;
+      attempt.resent.push(`${attempt.tag}: ${errorText(err)}`);
+      attempt.tag = newTag(prefix);
+    }
+  }
+}
+
+/** One try of `spec` through `target`; the spec is marked acknowledged on a 200. */
 export async function tryUpload(
-  base: string,
+  target: Target,
   spec: UploadSpec,
   timeoutMs = 60_000,
 ): Promise<Attempt> {
   const attempt = blankAttempt(newTag('u'), spec);
   spec.attempts.push(attempt);
   try {
-    const res = await fetch(`${base}/api/upload/autoupload?fault=${attempt.tag}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${spec.account.token}` },
-      body: uploadForm(spec),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    const res = await fetchAsBrowser(
+      target,
+      attempt,
+      'u',
+      (tag) => `${baseOf(target)}/api/upload/autoupload?fault=${tag}`,
+      () => ({
+        method: 'POST',
+        headers: { authorization: `Bearer ${spec.account.token}` },
+        body: uploadForm(spec),
+        signal: AbortSignal.timeout(timeoutMs),
+      }),
+    );
     const body = await readAnswer(res, attempt);
     if (res.status === 200) spec.ackedId = (body as { id: number }).id;
   } catch (err) {
@@ -226,9 +287,9 @@ export async function tryUpload(
   return attempt;
 }
 
-/** A GET through `base` with a tag in its query; the answer's body is read and dropped. */
+/** A GET through `target` with a tag in its query; the answer's body is read and dropped. */
 export async function tryGet(
-  base: string,
+  target: Target,
   pathname: string,
   token: string,
   timeoutMs = 60_000,
@@ -236,10 +297,16 @@ export async function tryGet(
   const attempt = blankAttempt(newTag('g'), null);
   const sep = pathname.includes('?') ? '&' : '?';
   try {
-    const res = await fetch(`${base}${pathname}${sep}fault=${attempt.tag}`, {
-      headers: { authorization: `Bearer ${token}` },
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    const res = await fetchAsBrowser(
+      target,
+      attempt,
+      'g',
+      (tag) => `${baseOf(target)}${pathname}${sep}fault=${tag}`,
+      () => ({
+        headers: { authorization: `Bearer ${token}` },
+        signal: AbortSignal.timeout(timeoutMs),
+      }),
+    );
     await readAnswer(res, attempt);
   } catch (err) {
     attempt.error = errorText(err);

@@ -113,7 +113,7 @@ describe('an instance SIGKILLed during a burst of uploads through nginx', () => 
           const spec = specs[k]!;
           for (let attempt = 0; attempt <= retries; attempt++) {
             if (attempt > 0) await sleep(200 + Math.floor(random() * 300));
-            const result = await tryUpload(c.url, spec);
+            const result = await tryUpload(c, spec);
             if (result.status === 200) {
               acks += 1;
               break;
@@ -153,7 +153,7 @@ describe('an instance SIGKILLed during a burst of uploads through nginx', () => 
       await waitFor(
         'nginx to send a request to the restarted instance',
         async () => {
-          const probe = await tryGet(c.url, '/api/health', token, 10_000);
+          const probe = await tryGet(c, '/api/health', token, 10_000);
           probes.push(probe);
           const routes = routesByTag(c.accessLog());
           return probes.some((p) => finalUpstream(routes.get(p.tag)) === victimAddr);
@@ -236,7 +236,8 @@ describe('an instance SIGKILLed during a burst of uploads through nginx', () => 
           `${onRestarted.length}/${afterRejoin.length} uploads then on it; ${stored.rows} rows, ` +
           `${swept.objectsBefore - stored.referencedKeys.length} leftover objects ` +
           `(${swept.orphansRemoved} orphans swept, ${swept.tempFilesRemoved} temp files); ` +
-          `cluster start ${startedIn} ms, burst ${burstMs} ms, run ${Date.now() - began} ms`,
+          `cluster start ${startedIn} ms, burst ${burstMs} ms, run ${Date.now() - began} ms` +
+          `; ${all.filter((a) => a.resent.length > 0).length} sent again on a new connection (nginx had closed theirs)`,
       );
     });
   }
