@@ -22,7 +22,6 @@ import type { LoginHints, Report, ReportDetail, SessionUser, Upload } from '@sit
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../apps/server/src/db/database.js';
 import { contentTypeForKey, newUploadKeys } from '../apps/server/src/media/media-types.js';
-import { signMediaUrl } from '../apps/server/src/media/signed-urls.js';
 import { buildProject, buildUser, DEFAULT_PASSWORD } from '../apps/server/test/factories.js';
 import { photoJpeg } from '../apps/server/test/images.js';
 import {
@@ -32,6 +31,7 @@ import {
   postLogin,
   postUpload,
   request,
+  samplePhoto,
   signIn,
   uploadBody,
   uploadPhoto,
@@ -363,59 +363,43 @@ describe('sign-in limits', () => {
 });
 
 describe('media links', () => {
-  it('the bucket links handed out are the same on both instances and serve the photo', async () => {
+  it('a /media link A hands out is served by B and through nginx, its headers intact', async () => {
+    // MEDIA_DELIVERY=app (the harness's default): the bucket is reached by the instances only,
+    // and the API hands out /media links signed with the one SECRET, bound to the session.
+    expect(cluster.env.MEDIA_DELIVERY).toBe('app');
     const user = await buildUser({ db });
     const project = await buildProject({ db }, { creatorId: user.id });
     const session = await signIn(a.url, user.email, DEFAULT_PASSWORD);
-    const upload = await uploadPhoto(cluster.url, session.token, { projectId: project.id });
-    // On S3 the API hands out presigned bucket URLs: signed with the bucket's keys, for a time
-    // window, so any instance gives the same URL and a browser's cached copy stays valid.
-    let links: string[] = [];
-    await waitFor('the same link from A and B within one signing window', async () => {
-      links = [];
-      for (const instance of [a, b, a]) {
-        const full = await apiJson<Upload>(instance.url, `/api/upload/full/${upload.id}`, {
-          token: session.token,
-        });
-        links.push(full.previewLink);
-      }
-      // A window boundary between the first and last ask: ask again.
-      return links[0] === links[2];
+    const upload = await uploadPhoto(cluster.url, session.token, {
+      projectId: project.id,
+      name: 'Cluster roof',
     });
-    expect(links[1]).toBe(links[0]);
-    expect(new URL(links[0]!).origin).toBe(cluster.s3.endpoint);
-    const previewKey = new URL(links[0]!).pathname.split('/').slice(2).join('/');
-    const image = await fetch(links[0]!);
-    expect(image.status).toBe(200);
-    expect(image.headers.get('content-type')).toBe(contentTypeForKey(previewKey));
-    expect(image.headers.get('cache-control')).toBe('private, max-age=300, must-revalidate');
-    expect((await image.arrayBuffer()).byteLength).toBeGreaterThan(0);
-  });
-
-  it('a /media link for a session made on A is served by B, its headers intact through nginx', async () => {
-    const user = await buildUser({ db });
-    const project = await buildProject({ db }, { creatorId: user.id });
-    const session = await signIn(a.url, user.email, DEFAULT_PASSWORD);
-    const upload = await uploadPhoto(a.url, session.token, { projectId: project.id });
-    const row = await db
-      .selectFrom('uploads')
-      .select('preview_key')
-      .where('id', '=', upload.id)
-      .executeTakeFirstOrThrow();
-    const { id: sessionId } = await db
-      .selectFrom('sessions')
-      .select('id')
-      .where('user_id', '=', user.id)
-      .executeTakeFirstOrThrow();
-    // On S3 no instance hands these out (the API gives bucket URLs); the /media route still
-    // serves them from the bucket. Signed here as an instance signs them: with the one SECRET
-    // every instance has, for the session signed in on A.
-    const link = signMediaUrl(row.preview_key, {
-      secret: cluster.env.SECRET!,
-      ttlSeconds: 3600,
-      sessionId,
+    const feedOn = async (instance: Instance) => {
+      const feed = await apiJson<Upload[]>(
+        instance.url,
+        `/api/upload/project/${project.id}/latest`,
+        { token: session.token },
+      );
+      expect(feed.map((u) => u.id)).toEqual([upload.id]);
+      return feed[0]!;
+    };
+    // A's feed answer, and B's for the same session: the same links (signed for a time bucket),
+    // so a browser's cached copy stays valid whichever instance answers the next feed.
+    let fromA!: Upload;
+    let fromB!: Upload;
+    await waitFor('the same links from A and B within one time bucket', async () => {
+      fromA = await feedOn(a);
+      fromB = await feedOn(b);
+      // A bucket boundary between the two asks: ask again.
+      return (await feedOn(a)).previewLink === fromA.previewLink;
     });
+    expect(fromB.previewLink).toBe(fromA.previewLink);
+    expect(fromB.originalLink).toBe(fromA.originalLink);
+    const link = fromA.previewLink;
+    expect(link).toMatch(/^\/media\/uploads\/.+\?exp=\d+&sid=\d+&sig=[0-9a-f]{64}$/);
+    const previewKey = new URL(link, 'http://x').pathname.slice('/media/'.length);
 
+    // Served by either instance directly, from the bucket, with the same headers.
     const heads = ['cache-control', 'etag', 'content-type'] as const;
     const direct: Record<string, Record<string, string | null>> = {};
     const bytes: Buffer[] = [];
@@ -425,20 +409,26 @@ describe('media links', () => {
       bytes.push(Buffer.from(await res.arrayBuffer()));
       direct[instance.name] = Object.fromEntries(heads.map((h) => [h, res.headers.get(h)]));
     }
+    expect(bytes[0]!.length).toBeGreaterThan(0);
     expect(bytes[1]!.equals(bytes[0]!)).toBe(true);
     expect(direct.b).toEqual(direct.a);
-    expect(direct.a!['content-type']).toBe(contentTypeForKey(row.preview_key));
-    expect(direct.a!['cache-control']).toMatch(/^private, max-age=\d+, must-revalidate$/);
+    expect(direct.a!['content-type']).toBe(contentTypeForKey(previewKey));
+    expect(direct.a!['cache-control']).toBe('private, max-age=300, must-revalidate');
     expect(direct.a!.etag).toMatch(/^"[\w-]+"$/);
+    const etag = { 'if-none-match': direct.a!.etag! };
+    for (const instance of [a, b]) {
+      const res = await fetch(new URL(link, instance.url), { headers: etag });
+      expect(res.status, instance.name).toBe(304);
+      expect(res.headers.get('etag')).toBe(direct.a!.etag);
+    }
 
+    // Through nginx: the same bytes and headers, and the revalidation's 304 from an instance.
     const before = cluster.accessLog().split('\n').length;
     const proxied = await fetch(new URL(link, cluster.url));
     expect(proxied.status).toBe(200);
     expect(Buffer.from(await proxied.arrayBuffer()).equals(bytes[0]!)).toBe(true);
     expect(Object.fromEntries(heads.map((h) => [h, proxied.headers.get(h)]))).toEqual(direct.a);
-    const revalidated = await fetch(new URL(link, cluster.url), {
-      headers: { 'if-none-match': direct.a!.etag! },
-    });
+    const revalidated = await fetch(new URL(link, cluster.url), { headers: etag });
     expect(revalidated.status).toBe(304);
     expect(revalidated.headers.get('etag')).toBe(direct.a!.etag);
     expect(revalidated.headers.get('cache-control')).toBe(direct.a!['cache-control']);
@@ -454,7 +444,19 @@ describe('media links', () => {
       '304',
     ]);
 
-    // A tampered signature is refused by both.
+    // The original, handed out by A, downloads from B and through nginx: named, never cached.
+    for (const base of [b.url, cluster.url]) {
+      const res = await fetch(new URL(fromA.originalLink, base));
+      expect(res.status, base).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/jpeg');
+      expect(res.headers.get('content-disposition')).toMatch(
+        /^attachment; filename="Cluster roof\.jpg"/,
+      );
+      expect(res.headers.get('cache-control')).toBe('private, no-store');
+      expect(Buffer.from(await res.arrayBuffer()).equals(await samplePhoto())).toBe(true);
+    }
+
+    // A tampered signature is refused by both, and through nginx.
     const url = new URL(link, 'http://x');
     const sig = url.searchParams.get('sig')!;
     url.searchParams.set('sig', `${sig.slice(0, -1)}${sig.endsWith('0') ? '1' : '0'}`);
@@ -465,18 +467,18 @@ describe('media links', () => {
       expect(res.json.code).toBe('invalid_media_link');
     }
 
-    // Signed out on B: the link stops on both, revalidation included.
+    // Signed out on B: A's link stops on both, revalidation included.
     const logout = await request(b.url, '/api/auth/logout', {
       method: 'POST',
       token: session.token,
     });
     expect(logout.status).toBe(200);
     for (const base of [a.url, b.url, cluster.url]) {
-      const res = await request<{ code: string; message: string }>(base, link, {
-        headers: { 'if-none-match': direct.a!.etag! },
-      });
-      expect(res.status, `${base}: ${res.text}`).toBe(403);
-      expect(res.json.message).toMatch(/session that has ended/);
+      for (const headers of [{}, etag]) {
+        const res = await request<{ code: string; message: string }>(base, link, { headers });
+        expect(res.status, `${base}: ${res.text}`).toBe(403);
+        expect(res.json.message).toMatch(/session that has ended/);
+      }
     }
   });
 });
@@ -763,10 +765,11 @@ describe('the report queue', () => {
       .execute();
     for (const row of rows) expect(row.attempts, `report ${row.id}`).toBe(1);
 
-    // Downloadable through B: the bucket link B hands out, and a public link made on A that B
+    // Downloadable through B: the /media link B hands out, and a public link made on A that B
     // streams itself.
     const detail = await reportOnB(ids[0]!);
-    const pdf = await fetch(detail.pdf!.link);
+    expect(detail.pdf!.link).toMatch(/^\/media\/reports\//);
+    const pdf = await fetch(new URL(detail.pdf!.link, b.url));
     expect(pdf.status).toBe(200);
     const pdfBytes = Buffer.from(await pdf.arrayBuffer());
     expect(pdfBytes.subarray(0, 5).toString()).toBe('%PDF-');
