@@ -74,12 +74,9 @@ if (testDialect === 'postgres')
       await ctx?.close();
     });
 
-    function instance() {
+    function instance(retryMs = RETRY_MS) {
       const { logged, log } = capture();
-      const lock = startLeaderLock(
-        { kind: 'postgres', url },
-        { role: 'sweeper', retryMs: RETRY_MS, log },
-      );
+      const lock = startLeaderLock({ kind: 'postgres', url }, { role: 'sweeper', retryMs, log });
       locks.push(lock);
       return { lock, logged };
     }
@@ -97,56 +94,81 @@ if (testDialect === 'postgres')
       return rows[0]?.pid ?? null;
     }
 
-    const leaders = (...all: { lock: LeaderLock }[]) => all.filter((i) => i.lock.isLeader());
+    const leaders = <T extends { lock: LeaderLock }>(...all: T[]) =>
+      all.filter((i) => i.lock.isLeader());
 
     it('lets exactly one lead, however often the other asks', async () => {
       const a = instance();
       const b = instance();
-      await expect.poll(() => leaders(a, b).length, { timeout: 10_000 }).toBe(1);
-      expect(await holder()).not.toBeNull();
-      // Several more rounds of asking change nothing.
-      await new Promise((resolve) => setTimeout(resolve, RETRY_MS * 5));
-      expect(leaders(a, b)).toHaveLength(1);
-      const [leader] = leaders(a, b);
-      expect(leader!.logged.info).toEqual(['sweeper leadership taken']);
-      await Promise.all([a.lock.stop(), b.lock.stop()]);
-      expect(leader!.logged.info).toEqual([
-        'sweeper leadership taken',
-        'sweeper leadership released',
-      ]);
-      expect(await holder()).toBeNull();
+      try {
+        await expect.poll(() => leaders(a, b).length, { timeout: 10_000 }).toBe(1);
+        expect(await holder()).not.toBeNull();
+        // Several more rounds of asking change nothing.
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS * 5));
+        expect(leaders(a, b)).toHaveLength(1);
+        const [leader] = leaders(a, b);
+        expect(leader!.logged.info).toEqual(['sweeper leadership taken']);
+        await Promise.all([a.lock.stop(), b.lock.stop()]);
+        expect(leader!.logged.info).toEqual([
+          'sweeper leadership taken',
+          'sweeper leadership released',
+        ]);
+        expect(await holder()).toBeNull();
+      } finally {
+        await Promise.all([a.lock.stop(), b.lock.stop()]);
+      }
     });
 
-    it("hands over when the leader's connection is cut (PostgreSQL terminated it)", async () => {
+    it('stops leading the moment its connection is cut, and takes the lock again later', async () => {
       const a = instance();
-      const b = instance();
-      await expect.poll(() => leaders(a, b).length, { timeout: 10_000 }).toBe(1);
-      const [leader] = leaders(a, b);
-      const follower = leader === a ? b : a;
-      const pid = await holder();
-      expect(pid).not.toBeNull();
-      await admin.query('select pg_terminate_backend($1)', [pid]);
-      // The leader hears of it at once and stops leading; the other takes over at its next round.
-      await expect.poll(() => follower.lock.isLeader(), { timeout: 10_000 }).toBe(true);
-      expect(leader!.lock.isLeader()).toBe(false);
-      expect(leader!.logged.warn).toEqual([
-        'sweeper leadership lost: its database connection failed; asking again later',
-      ]);
-      expect(follower.logged.info).toEqual(['sweeper leadership taken']);
-      // The old leader asks again, and stays a follower while the new one holds the lock.
-      await new Promise((resolve) => setTimeout(resolve, RETRY_MS * 5));
-      expect(leaders(a, b)).toEqual([follower]);
-      await Promise.all([a.lock.stop(), b.lock.stop()]);
+      try {
+        await expect.poll(() => a.lock.isLeader(), { timeout: 10_000 }).toBe(true);
+        const pid = await holder();
+        expect(pid).not.toBeNull();
+        await admin.query('select pg_terminate_backend($1)', [pid]);
+        await expect
+          .poll(() => a.logged.warn, { timeout: 10_000 })
+          .toEqual(['sweeper leadership lost: its database connection failed; asking again later']);
+        // A PostgreSQL restart is over: the next round takes the lock on a new connection.
+        await expect.poll(() => holder(), { timeout: 10_000 }).not.toBe(pid);
+        await expect.poll(() => a.lock.isLeader(), { timeout: 10_000 }).toBe(true);
+        expect(await holder()).not.toBeNull();
+        expect(a.logged.info).toEqual(['sweeper leadership taken', 'sweeper leadership taken']);
+      } finally {
+        await a.lock.stop();
+      }
+    });
+
+    it("hands over when the leader's connection is gone (its instance died)", async () => {
+      // The leader asks again only after a minute, as a dead instance never would: the lock the
+      // server freed with the connection goes to the other at its next round.
+      const a = instance(60_000);
+      let b: ReturnType<typeof instance> | null = null;
+      try {
+        await expect.poll(() => a.lock.isLeader(), { timeout: 10_000 }).toBe(true);
+        b = instance();
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS * 3));
+        expect(b.lock.isLeader()).toBe(false);
+        await admin.query('select pg_terminate_backend($1)', [await holder()]);
+        await expect.poll(() => b?.lock.isLeader(), { timeout: 10_000 }).toBe(true);
+        expect(a.lock.isLeader()).toBe(false);
+        expect(b.logged.info).toEqual(['sweeper leadership taken']);
+      } finally {
+        await Promise.all([a.lock.stop(), b?.lock.stop()]);
+      }
     });
 
     it('hands over when the leader stops (a shutdown releases the lock)', async () => {
       const a = instance();
-      await expect.poll(() => a.lock.isLeader(), { timeout: 10_000 }).toBe(true);
       const b = instance();
-      await new Promise((resolve) => setTimeout(resolve, RETRY_MS * 3));
-      expect(b.lock.isLeader()).toBe(false);
-      await a.lock.stop();
-      await expect.poll(() => b.lock.isLeader(), { timeout: 10_000 }).toBe(true);
-      await b.lock.stop();
+      try {
+        await expect.poll(() => leaders(a, b).length, { timeout: 10_000 }).toBe(1);
+        const [leader] = leaders(a, b);
+        const follower = leader === a ? b : a;
+        await leader!.lock.stop();
+        await expect.poll(() => follower.lock.isLeader(), { timeout: 10_000 }).toBe(true);
+      } finally {
+        await Promise.all([a.lock.stop(), b.lock.stop()]);
+      }
     });
   });

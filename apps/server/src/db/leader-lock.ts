@@ -77,6 +77,9 @@ export function startLeaderLock(
     const client = new pg.Client({
       connectionString: url,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // A server that stopped answering fails the round's query instead of holding it (and a
+      // shutdown waiting for it) for ever.
+      query_timeout: CONNECT_TIMEOUT_MS,
       keepAlive: true,
     });
     // Without a listener a dropped connection's 'error' would end the process.
