@@ -6,6 +6,9 @@ import { isDatabaseUnavailable } from './database-errors.js';
 
 /** An Error as Node's sockets and pg make them: a message and a `code`. */
 const coded = (code: string, message = code) => Object.assign(new Error(message), { code });
+/** An error PostgreSQL sent, as pg makes it: a DatabaseError with the SQLSTATE as its code. */
+const fromServer = (code: string, message = code) =>
+  Object.assign(new pg.DatabaseError(message, message.length, 'error'), { code });
 
 describe('isDatabaseUnavailable', () => {
   it('knows a refused connection, as pg reports it', async () => {
@@ -51,17 +54,16 @@ describe('isDatabaseUnavailable', () => {
     ['a name that cannot be resolved now', coded('EAI_AGAIN')],
     [
       'a restart (57P01 admin_shutdown)',
-      coded('57P01', 'terminating connection due to administrator command'),
+      fromServer('57P01', 'terminating connection due to administrator command'),
     ],
-    ['a crash (57P02 crash_shutdown)', coded('57P02')],
+    ['a crash (57P02 crash_shutdown)', fromServer('57P02')],
     [
       'a server starting up (57P03 cannot_connect_now)',
-      coded('57P03', 'the database system is starting up'),
+      fromServer('57P03', 'the database system is starting up'),
     ],
-    ['a connection failure (08006)', coded('08006')],
-    ['a refused connection (08001)', coded('08001')],
-    ['a connection that does not exist (08003)', coded('08003')],
-    ['a protocol violation (08P01)', coded('08P01')],
+    ['a connection failure (08006)', fromServer('08006')],
+    ['a refused connection (08001)', fromServer('08001')],
+    ['a connection that does not exist (08003)', fromServer('08003')],
     ['a dropped connection', new Error('Connection terminated unexpectedly')],
     [
       'a connection ended at its timeout',
@@ -93,6 +95,11 @@ describe('isDatabaseUnavailable', () => {
     ['a serialization failure', coded('40001')],
     ['a deadlock', coded('40P01')],
     ['a busy SQLite file', coded('SQLITE_BUSY', 'database is locked')],
+    [
+      'a protocol violation (08P01: a query of ours, e.g. too many parameters)',
+      fromServer('08P01'),
+    ],
+    ['a SQLSTATE on an error PostgreSQL did not send', coded('57P01')],
     ['a plain error', new Error('Something else')],
     ['a message that only mentions a connection', new Error('Connection refused by policy')],
     [

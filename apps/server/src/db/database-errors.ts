@@ -1,5 +1,6 @@
 // Which database errors mean "the database cannot be reached" rather than "this query is wrong":
 // the error handler answers those with 503, and the background loops wait for the next round.
+import pg from 'pg';
 
 /** Socket errors under a connection: the server is down, restarting, or the network dropped. */
 const NETWORK_CODES = new Set([
@@ -15,7 +16,10 @@ const NETWORK_CODES = new Set([
 /**
  * PostgreSQL's own codes for a server going away or not yet taking connections: 57P01
  * admin_shutdown (a restart), 57P02 crash_shutdown, 57P03 cannot_connect_now (starting up or
- * in recovery). Class 08 (connection exceptions) is matched as a class.
+ * in recovery). Class 08 (connection exceptions) is matched as a class, but for 08P01
+ * protocol_violation, which a query of ours can cause (too many bind parameters): that is a bug
+ * to see as a 500 with its stack, not an outage. Both only on errors the server sent
+ * (pg.DatabaseError).
  */
 const SERVER_GONE_CODES = new Set(['57P01', '57P02', '57P03']);
 
@@ -40,8 +44,11 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
   const { code, message, errors } = err as { code?: unknown; message?: unknown; errors?: unknown };
   if (typeof code === 'string') {
-    if (NETWORK_CODES.has(code) || SERVER_GONE_CODES.has(code)) return true;
-    if (/^08[0-9A-Z]{3}$/.test(code)) return true;
+    if (NETWORK_CODES.has(code)) return true;
+    if (err instanceof pg.DatabaseError) {
+      if (SERVER_GONE_CODES.has(code)) return true;
+      if (/^08[0-9A-Z]{3}$/.test(code) && code !== '08P01') return true;
+    }
   }
   if (typeof message === 'string' && CONNECTION_MESSAGES.some((re) => re.test(message)))
     return true;

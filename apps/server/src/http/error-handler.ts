@@ -37,7 +37,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
       const message = first ? first.message : 'The request is not valid.';
       return reply.status(400).send({ message, code: 'validation_failed', requestId, details });
     }
-    if (isDatabaseUnavailable(err)) {
+    // An error Fastify already classed as the client's (a body aborted mid-way: ECONNRESET) is
+    // not a database outage, whatever its code.
+    const clientError =
+      'statusCode' in err &&
+      typeof err.statusCode === 'number' &&
+      err.statusCode >= 400 &&
+      err.statusCode < 500;
+    if (!clientError && isDatabaseUnavailable(err)) {
       // One line per request, no stack: under an outage every request fails the same way.
       request.log.warn({ reason: outageReason(err) }, 'database unavailable');
       const refusal = databaseUnavailable();
