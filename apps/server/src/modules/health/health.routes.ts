@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/database.js';
+import { outageReason } from '../../db/database-errors.js';
 import { AppError, databaseUnavailable } from '../../errors.js';
 import type { Storage } from '../../media/storage/index.js';
 import type { Readiness } from './readiness.js';
@@ -22,26 +23,58 @@ type Check = (log: FastifyBaseLogger) => Promise<boolean>;
  * Runs `probe` at most once per `maxAgeMs`; callers meanwhile share its result (a probe still
  * running included), so a burst of polls costs one probe and no exception on the happy path.
  */
+/** A probe still running after this long is given up on, and the next poll asks anew. */
+const STALLED_RETRY_MS = 10_000;
+
 function cachedCheck(maxAgeMs: number, probe: Check): Check {
-  let last: { at: number; result: Promise<boolean> } | null = null;
+  let last: { at: number; result: Promise<boolean>; settled: boolean } | null = null;
   return (log) => {
     const now = Date.now();
-    if (last && now - last.at < maxAgeMs) return last.result;
-    const result = probe(log);
-    last = { at: now, result };
-    return result;
+    // A probe that has not come back (a connection the network silently dropped) is not asked
+    // again beside it for a while: the polls share it, each answered "unreachable" once it takes
+    // too long (withinTime), so stalled probes cannot pile up on the pool.
+    if (last && (now - last.at < maxAgeMs || (!last.settled && now - last.at < STALLED_RETRY_MS)))
+      return last.result;
+    const entry = { at: now, settled: false, result: Promise.resolve(false) };
+    entry.result = probe(log).finally(() => {
+      entry.settled = true;
+    });
+    last = entry;
+    return entry.result;
+  };
+}
+
+/** How long a database probe may take before the instance reports it unreachable. */
+export const DATABASE_CHECK_TIMEOUT_MS = 2500;
+
+/** `probe`'s answer, or false (logged) once it has taken `ms`, for callers that cannot wait. */
+function withinTime(check: Check, ms: number, what: string): Check {
+  return (log) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => {
+        log.warn(`health check: ${what} did not answer within ${ms} ms`);
+        resolve(false);
+      }, ms);
+    });
+    return Promise.race([check(log), late]).finally(() => clearTimeout(timer));
   };
 }
 
 const databaseCheck = (db: Database): Check =>
-  cachedCheck(HEALTH_CHECK_MAX_AGE_MS, (log) =>
-    sql`select 1`.execute(db).then(
-      () => true,
-      (err: unknown) => {
-        log.error({ err }, 'health check: database unreachable');
-        return false;
-      },
+  withinTime(
+    cachedCheck(HEALTH_CHECK_MAX_AGE_MS, (log) =>
+      sql`select 1`.execute(db).then(
+        () => true,
+        (err: unknown) => {
+          // No stack: while the database is away every poll fails the same way.
+          log.warn({ reason: outageReason(err) }, 'health check: database unreachable');
+          return false;
+        },
+      ),
     ),
+    DATABASE_CHECK_TIMEOUT_MS,
+    'the database',
   );
 
 const storageCheck = (storage: Storage): Check =>

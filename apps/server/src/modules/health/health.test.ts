@@ -1,9 +1,21 @@
+import { once } from 'node:events';
 import { renameSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
 import { healthSchema } from '@sitelog/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../db/database.js';
+import type { DB } from '../../db/schema.js';
 import { createStorage } from '../../media/storage/index.js';
-import { HEALTH_CHECK_MAX_AGE_MS, STORAGE_CHECK_MAX_AGE_MS } from './health.routes.js';
+import {
+  HEALTH_CHECK_MAX_AGE_MS,
+  STORAGE_CHECK_MAX_AGE_MS,
+  healthRoutes,
+} from './health.routes.js';
+import { registerErrorHandler } from '../../http/error-handler.js';
 import { createReadiness } from './readiness.js';
 import {
   api,
@@ -66,6 +78,41 @@ describe('GET /api/health', () => {
       await db.destroy();
     }
   });
+
+  it('answers 503 within its time limit when the database never answers', async () => {
+    // A server that accepts connections and never says a word (a network that drops packets),
+    // behind a pool that would wait a minute: health must not wait with it.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const { port } = silent.address() as AddressInfo;
+    const pool = new pg.Pool({
+      connectionString: `postgres://nobody@127.0.0.1:${port}/none`,
+      connectionTimeoutMillis: 60_000,
+    });
+    pool.on('error', () => undefined);
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    // The route alone: the whole app would wait for the database at start.
+    const app = Fastify({ logger: false });
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    registerErrorHandler(app);
+    healthRoutes(app, { db, storage: ctx.storage, readiness: createReadiness() });
+    try {
+      const res = await app.inject({ method: 'GET', url: '/api/health' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ code: 'database_unavailable' });
+      // The probe is still waiting on the silent server: the answer did not wait for it.
+      expect(sockets.length).toBeGreaterThan(0);
+      expect(sockets.every((socket) => !socket.destroyed)).toBe(true);
+    } finally {
+      await app.close();
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+      await db.destroy().catch(() => undefined);
+    }
+  }, 20_000);
 
   it('answers 503 draining while the instance is stopping, whatever the checks say', async () => {
     const readiness = createReadiness();
