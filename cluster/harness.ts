@@ -285,11 +285,15 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       mkdirSync(dataDir, { recursive: true, mode: 0o700 });
       instances.push(makeInstance({ name, port, dataDir, env, dir }));
     }
-    // All at once, as a deploy starts them (the sample seeding is raced on purpose).
-    await Promise.all(instances.map((instance) => instance.start()));
+    // Stopped at the end even when one fails to start (the others are running by then).
     cleanups.push(async () => {
       await Promise.all(instances.map((instance) => instance.stop()));
     });
+    // All at once, as a deploy starts them (the sample seeding is raced on purpose); every start
+    // is waited for before a failure is reported, so none is left running unseen.
+    const started = await Promise.allSettled(instances.map((instance) => instance.start()));
+    const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
 
     const port = options.port ?? (await freePort());
     const mainConf = writeNginxFiles(dir, port, instances, options);

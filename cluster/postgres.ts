@@ -136,8 +136,14 @@ export async function privateServer(dir: string): Promise<ClusterDatabase> {
   };
   // SIGINT is PostgreSQL's "fast" shutdown: sessions are cut, as in a restart for an upgrade.
   const stop = async () => (child ? child.stop('SIGINT', 30_000) : { code: 0, signal: null });
-  await start();
-  await adminQuery(serverUrl, 'create database sitelog');
+  try {
+    await start();
+    await adminQuery(serverUrl, 'create database sitelog');
+  } catch (err) {
+    // A server that started (or half did) is not left running behind a failed start.
+    await stop();
+    throw err;
+  }
   return {
     url: withDatabase(serverUrl, 'sitelog'),
     stop,
