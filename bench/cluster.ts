@@ -671,7 +671,7 @@ export async function measureCluster(
         atMost(NGINX_TARGET),
       ),
       measured(
-        '↳ the same, nginx on the load generator’s core',
+        '↳ the same with nginx where the scaling rows put it (the load generator’s core)',
         {
           value: reqPerSec(median(feedRates.get(direct) ?? [])),
           baseline: `through nginx ${reqPerSec(feedOne)}`,
