@@ -1,17 +1,18 @@
 // Fault test (issue 17, "Failure behaviour"): a graceful stop (SIGTERM) of one instance of two
 // behind nginx, while uploads are in flight on it and clients keep using the site.
 //
-// - Its /api/health answers 503 `draining` during DRAIN_DELAY_SECONDS (1 s here), then it stops
-//   accepting connections.
+// - Its /api/health answers 503 `draining` during DRAIN_DELAY_SECONDS (5 s here: deploy/nginx.conf's
+//   upstream keepalive_timeout and a second, as the README asks), then it stops accepting
+//   connections.
 // - The uploads in flight on it (bodies still arriving when it stopped accepting) complete with
 //   their normal answer and are stored whole; the process exits 0 once they have.
 // - New requests go to the other instance; no client sees an error at any point of the stop.
 // - Nothing is left half-written: one sweep finds no orphan and no dangling row.
 import { connect } from 'node:net';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster, type Instance } from './harness.js';
+import { nginxConfFile, startCluster, type Cluster, type Instance } from './harness.js';
 import {
   checkStored,
   describeAttempt,
@@ -34,6 +35,17 @@ import {
 import { waitFor } from './processes.js';
 
 const IN_FLIGHT = 6;
+/**
+ * The drain delay behind nginx must outlast deploy/nginx.conf's upstream keepalive_timeout (see
+ * there): one second more, read from the file the cluster runs.
+ */
+function drainDelaySeconds(): number {
+  const m = /upstream sitelog \{[^}]*keepalive_timeout (\d+)s;/.exec(
+    readFileSync(nginxConfFile, 'utf8'),
+  );
+  if (!m) throw new Error(`no upstream keepalive_timeout in ${nginxConfFile}`);
+  return Number(m[1]) + 1;
+}
 const LOAD_CLIENTS = 4;
 
 let cluster: Cluster | null = null;
@@ -66,7 +78,11 @@ function refusesConnections(instance: Instance): Promise<boolean> {
 describe('a graceful stop (SIGTERM) of an instance behind nginx', () => {
   it('drains its in-flight uploads, reports draining, sends new requests to the other instance and exits 0', async () => {
     const began = Date.now();
-    cluster = await startCluster({ instances: 2, env: { DRAIN_DELAY_SECONDS: '1' } });
+    const drainDelay = drainDelaySeconds();
+    cluster = await startCluster({
+      instances: 2,
+      env: { DRAIN_DELAY_SECONDS: String(drainDelay) },
+    });
     const c = cluster;
     const [stopped, other] = c.instances as [Instance, Instance];
     backdoor = openBackdoor(c);
@@ -184,7 +200,8 @@ describe('a graceful stop (SIGTERM) of an instance behind nginx', () => {
       [...fresh, ...load]
         .filter((a) => a.status !== 200)
         .map((a) => describeAttempt(a, routes.get(a.tag), c)),
-      'client errors during the stop',
+      `client errors during the stop (SIGTERM ${sigtermAt}, draining seen ${drainingSeenAt}, ` +
+        `connections refused ${closedAt}, exit ${exitedAt})`,
     ).toEqual([]);
 
     const stored = await checkStored(backdoor, specs);

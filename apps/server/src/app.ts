@@ -82,7 +82,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keepAliveTimeout: 10_000,
     // A HEAD request must never reach the spec's state-changing GETs.
     exposeHeadRoutes: false,
-    return503OnClosing: true,
+    // A request that reaches a connection still open once the close began (a balancer sent it as
+    // the instance stopped accepting) is served, with Connection: close as every answer while
+    // draining: the process waits for it anyway, and Fastify's own 503 (not our error shape) went
+    // through nginx to the client, which had done nothing wrong.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.setValidatorCompiler(validatorCompiler);
