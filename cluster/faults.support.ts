@@ -323,7 +323,7 @@ export async function tryGet(
 export function describeAttempt(
   a: Attempt,
   route?: Routed,
-  cluster?: Pick<Cluster, 'instances'>,
+  cluster?: Pick<Cluster, 'instances' | 'nginxErrors'>,
 ): string {
   const what = a.spec ? `upload ${a.spec.name}` : 'GET';
   const outcome = a.error ?? `${a.status} ${a.code ?? ''} ${a.message ?? ''}`.trim();
@@ -339,6 +339,15 @@ export function describeAttempt(
         .map((l) => `${i.name}: ${l.msg ?? ''} ${JSON.stringify(l.err ?? l.reason ?? '')}`),
     );
     if (lines.length) logged = `; logged: ${lines.join(' | ')}`;
+  }
+  if (cluster) {
+    // nginx's error log names the request line, tag included.
+    const errors = cluster
+      .nginxErrors()
+      .split('\n')
+      .filter((line) => line.includes(`fault=${a.tag} `))
+      .map((line) => line.replace(/^\S+ \S+ /, ''));
+    if (errors.length) logged += `; nginx: ${errors.join(' | ')}`;
   }
   return `${what} [${a.tag}] ${a.startedAt}→${a.endedAt} (${a.endedAt - a.startedAt} ms): ${outcome}${where}${logged}`;
 }
