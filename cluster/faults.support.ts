@@ -331,12 +331,21 @@ export function describeAttempt(
     ? ` via ${route.upstreams.join(', ')} (${route.upstreamStatuses.join(', ')})`
     : ' (not in the access log)';
   let logged = '';
-  if (cluster && a.requestId) {
+  if (cluster) {
+    // Its warnings and errors (by the requestId of an error answer), and its request-log line
+    // (whose URL holds the tag): whether an instance answered it at all.
     const lines = cluster.instances.flatMap((i) =>
       i
         .logs()
-        .filter((l) => l.reqId === a.requestId && (l.level ?? 0) >= 40)
-        .map((l) => `${i.name}: ${l.msg ?? ''} ${JSON.stringify(l.err ?? l.reason ?? '')}`),
+        .filter(
+          (l) =>
+            (a.requestId !== null && l.reqId === a.requestId && (l.level ?? 0) >= 40) ||
+            JSON.stringify(l).includes(`fault=${a.tag}`),
+        )
+        .map(
+          (l) =>
+            `${i.name}: ${l.msg ?? ''} ${JSON.stringify(l.err ?? l.reason ?? l.res ?? l.statusCode ?? '')}`,
+        ),
     );
     if (lines.length) logged = `; logged: ${lines.join(' | ')}`;
   }
