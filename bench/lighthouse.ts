@@ -153,7 +153,11 @@ try {
   // Home must really show the tiles for the session written above.
   await page.goto(`${origin}/`);
   await page.waitForFunction(
-    (count) => document.querySelectorAll('ul[aria-label="Latest uploads"] > li').length === count,
+    // The feed is one list, or (grouped by day, issue 13) a section of one list per day.
+    (count) =>
+      document.querySelectorAll(
+        '[data-upload-feed][aria-label="Latest uploads"] > li, [data-upload-feed][aria-label="Latest uploads"] ul > li',
+      ).length === count,
     { timeout: 30_000 },
     HOME_TILES,
   );
