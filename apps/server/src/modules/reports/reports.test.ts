@@ -3,7 +3,7 @@
 // thumbnail, its photos as they are now), its event, and what a delete takes with it.
 import { createHash } from 'node:crypto';
 import type { ErrorResponse, ReportDetail, ReportPage } from '@sitelog/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { archiveProject, buildProject, buildReport, buildUpload } from '../../../test/factories.js';
 import { api, createTestContext, signedInUser, type TestContext } from '../../../test/helpers.js';
 import { waitForReport } from '../../../test/reports.js';
@@ -458,7 +458,10 @@ describe('POST /api/report/{id}/regenerate', () => {
     expect(again.status).toBe('ready');
     const secondKey = (await pdfKey(report.id))!;
     expect(secondKey).not.toBe(firstKey);
-    expect(await ctx.storage.get(firstKey)).toBeNull();
+    // The old PDF is deleted right after the row says ready (never before: it stays downloadable).
+    await vi.waitFor(async () => expect(await ctx.storage.get(firstKey)).toBeNull(), {
+      timeout: 10_000,
+    });
     expect(await ctx.storage.get(secondKey)).not.toBeNull();
     expect(await reportEvents(report.id)).toHaveLength(1);
   });
