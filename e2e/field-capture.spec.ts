@@ -329,9 +329,10 @@ test.describe('field capture', () => {
     await context.setOffline(true);
     await page.getByLabel('Choose photos').setInputFiles(await photos(1, 'late'));
     await expect(page.getByText('Waiting for signal')).toBeVisible();
-    // Signal again for the profile page, but every send fails: the photo still waits.
-    await context.setOffline(false);
+    // Signal again for the profile page, but every send fails: the photo still waits. The sends
+    // fail before the signal comes back, or the queue may send the photo in between.
     await context.route('**/api/upload/autoupload', (route) => route.abort());
+    await context.setOffline(false);
     await page.goto('/profile');
     await page.getByRole('button', { name: 'Logout' }).click();
     const dialog = page.getByRole('dialog', { name: 'Photos are still waiting to be sent' });
@@ -349,6 +350,43 @@ test.describe('field capture', () => {
       session: 0,
     });
     expect(await projectUploads(request, admin, projectId)).toHaveLength(0);
+    await context.close();
+  });
+
+  test('a first visit that loses signal before the queue count’s code came keeps the uploader', async ({
+    browser,
+    admin,
+    request,
+  }) => {
+    const projectId = (await createProject(request, admin, unique('First visit'))).id;
+    // No service worker yet (a first visit) and no network for the count's code: it is fetched
+    // once the browser is idle after the first render, which may be after the signal is gone.
+    const context = await browser.newContext({
+      ...phone,
+      baseURL: test.info().project.use.baseURL,
+      serviceWorkers: 'block',
+    });
+    let refused = 0;
+    await context.route('**/assets/queue-indicator-*.js', async (route) => {
+      refused += 1;
+      await route.abort('internetdisconnected');
+    });
+    const page = await context.newPage();
+    await signIn(page, admin);
+    await page.goto(`/uploader/${projectId}/create`);
+    await expect.poll(() => refused).toBeGreaterThan(0);
+    await context.setOffline(true);
+    await page.getByLabel('Choose photos').setInputFiles(await photos(1, 'first'));
+    await expect(page.getByText('Waiting for signal')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Add photos' })).toBeVisible();
+    await expect(page.getByText('Something went wrong')).toHaveCount(0);
+    // Back online, the photo is sent from this page.
+    await context.setOffline(false);
+    await expect
+      .poll(async () => (await projectUploads(request, admin, projectId)).length, {
+        timeout: 20_000,
+      })
+      .toBe(1);
     await context.close();
   });
 

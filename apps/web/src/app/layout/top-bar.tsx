@@ -6,11 +6,12 @@ import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { paths } from '@/lib/paths';
 import { NotificationBell } from '@/features/notifications/components/notification-bell';
 import { HI_VIS_ORANGE, TOP_BAR_COLOR } from '../theme';
+import { optionalPart } from './optional-part';
 import { ProfilePreview } from './profile-preview';
 import { SearchBox } from './search-box';
 
@@ -19,9 +20,10 @@ export const TOP_BAR_HEIGHT_DESKTOP = 64;
 /*
  * The upload queue's count. Its code (the queue, IndexedDB) loads once the browser is idle after
  * the first render, and then starts the queue: photos left by a closed tab are sent from any
- * page, not only the uploader.
+ * page, not only the uploader. Offline on a first visit its code may not come: the page goes on
+ * without the count (the uploader runs the queue itself).
  */
-const QueueIndicator = lazy(() =>
+const QueueIndicator = optionalPart(() =>
   Promise.all([
     import('@/features/uploads/queue/queue-indicator'),
     import('../invalidations'),
@@ -34,7 +36,7 @@ const QueueIndicator = lazy(() =>
  * The bell's count: polled by a chunk loaded once the browser is idle, like the queue's; the bell
  * itself (in the first download) only reads the count.
  */
-const UnreadPoller = lazy(() =>
+const UnreadPoller = optionalPart(() =>
   import('@/features/notifications/components/unread-poller').then((m) => ({
     default: m.UnreadPoller,
   })),
@@ -144,12 +146,8 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
           Upload
         </Button>
         <WhenIdle>
-          <Suspense fallback={null}>
-            <QueueIndicator />
-          </Suspense>
-          <Suspense fallback={null}>
-            <UnreadPoller />
-          </Suspense>
+          <QueueIndicator />
+          <UnreadPoller />
         </WhenIdle>
         <NotificationBell badgeColor={HI_VIS_ORANGE} badgeTextColor={TOP_BAR_COLOR} />
         <ProfilePreview />
