@@ -1,7 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Vitest runs as many files at once as there are cores less one: a single file at a time on
+    // this project's 2-core machines, where the server suites wait on child processes, sockets and
+    // timers much of the time and left a core idle (load ≈ 1.5), and a jsdom suite used one core.
+    // Two at a time there; the cluster project stays at one (fileParallelism below).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {
