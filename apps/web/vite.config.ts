@@ -161,5 +161,8 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     // Whole-app renders with MUI take a few seconds on a busy 2-core machine.
     testTimeout: 20_000,
+    // One file at a time: these tests are CPU-bound (jsdom), so two at once on 2 cores gained
+    // 874 -> 750 s in a CI run and timed out a hook (the upload queue's IndexedDB close) there.
+    maxWorkers: 1,
   },
 });
