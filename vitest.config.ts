@@ -1,5 +1,7 @@
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import web, { webTestsWithOwnModules } from './apps/web/vite.config.ts';
 
 export default defineConfig({
   test: {
@@ -34,6 +36,18 @@ export default defineConfig({
         },
       },
       'apps/web/vite.config.{ts,mts}',
+      // The web files that load the app their own way, each in a fresh module registry.
+      {
+        ...web,
+        root: fileURLToPath(new URL('./apps/web', import.meta.url)),
+        test: {
+          ...web.test,
+          name: 'web-own-modules',
+          include: webTestsWithOwnModules,
+          exclude: [],
+          isolate: true,
+        },
+      },
     ],
   },
 });

@@ -5,7 +5,7 @@
 // With CI=true nothing may be skipped silently: a skipped suite, a skipped test (other than the
 // intended ones allowed below), a missing photo corpus or a flaky browser test fails the run.
 // Locally, skips are allowed but listed in the summary with their reasons.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { accessSync, constants } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,14 +59,13 @@ function corpusProblem() {
 }
 
 /** Vitest: the default reporter for the log, plus one that lists what was skipped and why. */
-function vitest(project) {
+function vitest(...projects) {
   return {
     cmd: 'npx',
     args: [
       'vitest',
       'run',
-      '--project',
-      project,
+      ...projects.flatMap((project) => ['--project', project]),
       '--reporter=default',
       `--reporter=${path.join(root, 'scripts', 'vitest-skips-reporter.mjs')}`,
     ],
@@ -74,10 +73,20 @@ function vitest(project) {
   };
 }
 
+/*
+ * Suites in order. Consecutive suites with the same `together` run at the same time, each
+ * printing its output when it ends: the static checks are single-threaded (tsc, ESLint,
+ * Prettier), so on two cores they take the time of the longest instead of the sum.
+ */
 const suites = [
-  { name: 'typecheck', cmd: 'npm', args: ['run', 'typecheck'] },
-  { name: 'lint', cmd: 'npm', args: ['run', 'lint'] },
-  { name: 'format', cmd: 'npx', args: ['prettier', '--check', '.', '--log-level', 'warn'] },
+  { name: 'typecheck', together: 'checks', cmd: 'npm', args: ['run', 'typecheck'] },
+  { name: 'lint', together: 'checks', cmd: 'npm', args: ['run', 'lint'] },
+  {
+    name: 'format',
+    together: 'checks',
+    cmd: 'npx',
+    args: ['prettier', '--check', '.', '--log-level', 'warn'],
+  },
   {
     name: 'server',
     label: 'server suite on SQLite',
@@ -93,7 +102,7 @@ const suites = [
     skip: () => (process.env.TEST_DATABASE_URL ? null : 'TEST_DATABASE_URL is not set'),
     precheck: () => (ci ? corpusProblem() : null),
   },
-  { name: 'web', label: 'web component tests', ...vitest('web') },
+  { name: 'web', label: 'web component tests', ...vitest('web', 'web-own-modules') },
   { name: 'build', label: 'production build', cmd: 'npm', args: ['run', 'build'] },
   {
     name: 'e2e',
@@ -187,43 +196,63 @@ function playwrightOutcomes(file) {
   return { flaky, skipped };
 }
 
-const results = [];
-for (const suite of suites) {
-  const label = suite.label ?? suite.name;
+/** Runs a command; with `buffered`, its output is held and printed when it ends. */
+function run(cmd, args, { env, buffered }) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, {
+      stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env,
+      cwd: root,
+    });
+    const output = [];
+    child.stdout?.on('data', (chunk) => output.push(chunk));
+    child.stderr?.on('data', (chunk) => output.push(chunk));
+    child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
+    child.on('close', (status) => resolve({ status, output: Buffer.concat(output) }));
+  });
+}
+
+/** Whether `suite` is part of this run (`--only`, the build that the browser suites need). */
+function selected(suite) {
   const needsBuild = only && (only.has('e2e') || only.has('cluster-e2e'));
-  if (only && !only.has(suite.name) && !(suite.name === 'build' && needsBuild)) continue;
+  return !only || only.has(suite.name) || (suite.name === 'build' && needsBuild);
+}
+
+/** Runs one suite and returns its result line for the summary. */
+async function runSuite(suite, { buffered }) {
+  const label = suite.label ?? suite.name;
   if (!only && suite.wholeRun === false) {
     console.log(`\n=== ${label}: not in the whole run (npm run test:cluster runs it)`);
-    results.push({ label, status: 'left out', reason: 'npm run test:cluster runs it' });
-    continue;
+    return { label, status: 'left out', reason: 'npm run test:cluster runs it' };
   }
   const reason = suite.skip?.();
   if (reason) {
     if (ci) {
       console.log(`\n=== ${label}: FAILED (skipped in CI: ${reason})`);
-      results.push({ label, status: 'failed', reason: `skipped in CI: ${reason}` });
-    } else {
-      console.log(`\n=== ${label}: SKIPPED (${reason})`);
-      results.push({ label, status: 'skipped', reason });
+      return { label, status: 'failed', reason: `skipped in CI: ${reason}` };
     }
-    continue;
+    console.log(`\n=== ${label}: SKIPPED (${reason})`);
+    return { label, status: 'skipped', reason };
   }
   const problem = suite.precheck?.();
   if (problem) {
     console.log(`\n=== ${label}: FAILED before running: ${problem}`);
-    results.push({ label, status: 'failed', reason: problem });
-    continue;
+    return { label, status: 'failed', reason: problem };
   }
 
-  console.log(`\n=== ${label}: running`);
+  console.log(`\n=== ${label}: ${buffered ? 'running (output when it ends)' : 'running'}`);
   const reportFile = path.join(scratch, `${suite.name}.json`);
   const env = { ...process.env, ...(suite.env ?? {}) };
   if (suite.report === 'vitest') env.VITEST_SKIPS_FILE = reportFile;
   if (suite.report === 'playwright') env.E2E_JSON_REPORT = reportFile;
   const started = Date.now();
-  const run = spawnSync(suite.cmd, suite.args, { stdio: 'inherit', env, cwd: root });
+  const { status, output } = await run(suite.cmd, suite.args, { env, buffered });
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
-  const result = { label, status: run.status === 0 ? 'passed' : 'failed', seconds, notes: [] };
+  if (buffered) {
+    console.log(`\n=== ${label}: output`);
+    process.stdout.write(output);
+  }
+  const result = { label, status: status === 0 ? 'passed' : 'failed', seconds, notes: [] };
   const fail = (note) => {
     result.status = 'failed';
     result.notes.push(note);
@@ -232,7 +261,7 @@ for (const suite of suites) {
   if (suite.report === 'vitest') {
     const skips = vitestSkips(suite, reportFile);
     if (!skips) {
-      if (run.status === 0) fail('no skip report was written, so skips cannot be checked');
+      if (status === 0) fail('no skip report was written, so skips cannot be checked');
     } else {
       for (const s of skips.allowed) result.notes.push(`intended skip: ${s.name} (${s.reason})`);
       for (const s of skips.unexpected) {
@@ -244,7 +273,7 @@ for (const suite of suites) {
   if (suite.report === 'playwright') {
     const outcomes = playwrightOutcomes(reportFile);
     if (!outcomes) {
-      if (run.status === 0) fail('no Playwright JSON report was written');
+      if (status === 0) fail('no Playwright JSON report was written');
     } else {
       // Playwright already fails a CI run on a flaky test (failOnFlakyTests); this names them.
       for (const t of outcomes.flaky) fail(`FLAKY: ${t.name} (${t.reason})`);
@@ -255,7 +284,20 @@ for (const suite of suites) {
     }
   }
   console.log(`=== ${label}: ${result.status.toUpperCase()} in ${seconds}s`);
-  results.push(result);
+  return result;
+}
+
+// The selected suites in order, consecutive ones with the same `together` in one batch.
+const batches = [];
+for (const suite of suites.filter(selected)) {
+  const last = batches.at(-1);
+  if (suite.together && last?.[0].together === suite.together) last.push(suite);
+  else batches.push([suite]);
+}
+const results = [];
+for (const batch of batches) {
+  const buffered = batch.length > 1;
+  results.push(...(await Promise.all(batch.map((suite) => runSuite(suite, { buffered })))));
 }
 
 console.log(`\n=== Summary${ci ? ' (CI: skipped and flaky tests fail the run)' : ''}`);

@@ -2,7 +2,14 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Web test files that need a module registry of their own: upload-page sets the viewer's time
+ * zone before the app's date formatters are made. They run isolated, in the `web-own-modules`
+ * project (vitest.config.ts); the rest share one registry (`isolate: false` below).
+ */
+export const webTestsWithOwnModules = ['src/app/routes/upload-page.test.tsx'];
 
 const apiServer = 'http://127.0.0.1:3000';
 
@@ -158,11 +165,21 @@ export default defineConfig({
     name: 'web',
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
+    exclude: [...configDefaults.exclude, ...webTestsWithOwnModules],
     setupFiles: ['./src/test/setup.ts'],
     // Whole-app renders with MUI take a few seconds on a busy 2-core machine.
     testTimeout: 20_000,
     // One file at a time: these tests are CPU-bound (jsdom), so two at once on 2 cores gained
     // 874 -> 750 s in a CI run and timed out a hook (the upload queue's IndexedDB close) there.
     maxWorkers: 1,
+    /*
+     * The files share one module registry: every file imports the whole app (the setup preloads
+     * every page), which took about 4 s per file, 229 of 632 s. The setup's afterEach resets
+     * what the app keeps between renders (the DOM, localStorage, IndexedDB, the upload queue,
+     * stubs and mocks). A file that must load the app its own way (a time zone set before the
+     * date formatters are made) is listed in webTestsWithOwnModules and runs isolated, in the
+     * `web-own-modules` project (vitest.config.ts).
+     */
+    isolate: false,
   },
 });
