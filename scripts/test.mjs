@@ -76,8 +76,7 @@ function vitest(...projects) {
 /*
  * Suites in order. Consecutive suites with the same `together` run at the same time, each
  * printing its output when it ends: the static checks are single-threaded (tsc, ESLint,
- * Prettier), so on two cores they take the time of the longest instead of the sum; the same
- * holds for the web component tests beside the browser suite (below).
+ * Prettier), so on two cores they take the time of the longest instead of the sum.
  */
 const suites = [
   { name: 'typecheck', together: 'checks', cmd: 'npm', args: ['run', 'typecheck'] },
@@ -103,21 +102,10 @@ const suites = [
     skip: () => (process.env.TEST_DATABASE_URL ? null : 'TEST_DATABASE_URL is not set'),
     precheck: () => (ci ? corpusProblem() : null),
   },
+  { name: 'web', label: 'web component tests', ...vitest('web', 'web-own-modules') },
   { name: 'build', label: 'production build', cmd: 'npm', args: ['run', 'build'] },
-  /*
-   * The web component tests and the browser suite at the same time: the browser suite keeps
-   * about half a core busy (one browser, one server, one test at a time; 39 CPU-s in 71 s for two
-   * of its specs), and the web tests are one single-threaded process.
-   */
-  {
-    name: 'web',
-    together: 'web-and-browser',
-    label: 'web component tests',
-    ...vitest('web', 'web-own-modules'),
-  },
   {
     name: 'e2e',
-    together: 'web-and-browser',
     label: 'browser suite (Playwright, Chromium)',
     cmd: 'npx',
     args: ['playwright', 'test', '-c', 'e2e/playwright.config.ts'],

@@ -167,10 +167,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     exclude: [...configDefaults.exclude, ...webTestsWithOwnModules],
     setupFiles: ['./src/test/setup.ts'],
-    // Whole-app renders with MUI take a few seconds on a busy 2-core machine, and npm test runs
-    // these beside the browser suite: there the slowest test took 12.5 s (alone: 5 s).
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Whole-app renders with MUI take a few seconds on a busy 2-core machine.
+    testTimeout: 20_000,
     // One file at a time: these tests are CPU-bound (jsdom), so two at once on 2 cores gained
     // 874 -> 750 s in a CI run and timed out a hook (the upload queue's IndexedDB close) there.
     maxWorkers: 1,
