@@ -207,7 +207,11 @@ function run(cmd, args, { env, buffered }) {
     const output = [];
     child.stdout?.on('data', (chunk) => output.push(chunk));
     child.stderr?.on('data', (chunk) => output.push(chunk));
-    child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
+    // A command that cannot start emits `error` and may never emit `close`.
+    child.on('error', (error) => {
+      output.push(Buffer.from(`${error.message}\n`));
+      resolve({ status: null, output: Buffer.concat(output) });
+    });
     child.on('close', (status) => resolve({ status, output: Buffer.concat(output) }));
   });
 }
