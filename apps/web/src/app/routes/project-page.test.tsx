@@ -151,6 +151,48 @@ describe('/project/{id}', () => {
     expect(screen.getByRole('button', { name: 'Follow' })).toBeInTheDocument();
   });
 
+  it('takes the next BOOKMARK press as soon as the toggle is answered, while the refetch still runs', async () => {
+    let favorited = false;
+    let refetches = 0;
+    let releaseRefetch: () => void = () => undefined;
+    const refetchHeld = new Promise<void>((resolve) => {
+      releaseRefetch = resolve;
+    });
+    const { user, server } = renderApp('/project/7', {
+      signedInAs: member,
+      api: {
+        ...noUploads,
+        'GET /api/project/id/7': async () => {
+          // The first read answers at once; the refetches after a toggle wait (a slow server).
+          refetches += 1;
+          if (refetches > 1) await refetchHeld;
+          return { body: { ...byOther, isFavorited: favorited } };
+        },
+        'GET /api/project/7/favor/': () => {
+          favorited = true;
+          return { body: { ...byOther, isFavorited: true } };
+        },
+        'GET /api/project/7/unfavor/': () => {
+          favorited = false;
+          return { body: { ...byOther, isFavorited: false } };
+        },
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Bookmark' }));
+    const unbookmark = await screen.findByRole('button', { name: 'Unbookmark' });
+    await waitFor(() => expect(server.callsTo('GET /api/project/id/7')).toHaveLength(2));
+    // The refetch is still held, and the button already takes a press.
+    expect(unbookmark).toHaveAttribute('aria-disabled', 'false');
+    await user.click(unbookmark);
+    expect(await screen.findByRole('button', { name: 'Bookmark' })).toHaveFocus();
+    expect(server.callsTo('GET /api/project/7/unfavor/')).toHaveLength(1);
+    releaseRefetch();
+    // The held refetches end on the server's state, not on the first toggle's.
+    await waitFor(() => expect(server.callsTo('GET /api/project/id/7')).toHaveLength(3));
+    expect(await screen.findByRole('button', { name: 'Bookmark' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Unbookmark' })).not.toBeInTheDocument();
+  });
+
   it('ignores FOLLOW presses while its call runs, keeps focus, and shows a failure', async () => {
     let answer: () => void = () => undefined;
     const held = new Promise<void>((resolve) => {

@@ -11,9 +11,11 @@ export const setProjectMark = (id: number, mark: ProjectMark) =>
   api.get(`/api/project/${id}/${mark}/`, projectSchema);
 
 /**
- * Sets a bookmark or follow. The answer (the project as the server now has it) is shown at once;
- * then the project is refetched (spec §4), so two toggles answered out of order still end on the
- * server's state, and the lists that depend on bookmarks and follows are refreshed.
+ * Sets a bookmark or follow. The answer (the project as the server now has it) is shown at once,
+ * and the call ends there: the button takes the next press at once. Then the project is refetched
+ * (spec §4) and the lists that depend on bookmarks and follows are refreshed, without holding the
+ * button; a later toggle's refetch cancels an earlier one still running, so the page ends on the
+ * server's state.
  */
 export const useSetProjectMark = (id: number) => {
   const queryClient = useQueryClient();
@@ -22,11 +24,10 @@ export const useSetProjectMark = (id: number) => {
     onSuccess: (project) => {
       queryClient.setQueryData(projectKeys.detail(project.id), project);
     },
-    onSettled: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: projectKeys.detail(id) }),
-        queryClient.invalidateQueries({ queryKey: projectKeys.lists() }),
-      ]);
+    onSettled: () => {
+      // Not awaited: waiting for the refetches kept the button ignoring presses after the answer.
+      void queryClient.invalidateQueries({ queryKey: projectKeys.detail(id) });
+      void queryClient.invalidateQueries({ queryKey: projectKeys.lists() });
     },
   });
 };
