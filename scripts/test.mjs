@@ -171,6 +171,27 @@ function vitestSkips(suite, file) {
   return { allowed, unexpected };
 }
 
+/**
+ * The first failed attempt's error, a few lines of it without colours: the summary is often all
+ * that is left of a CI run, and a flaky test is fixed from its first failure.
+ */
+function firstFailure(results = []) {
+  const error = results.find((r) => r.status !== 'passed' && r.error?.message)?.error;
+  if (!error) return '';
+  const where = error.location
+    ? [`at ${path.relative(process.cwd(), error.location.file)}:${error.location.line}`]
+    : [];
+  const lines = error.message
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter(Boolean)
+    .slice(0, 7)
+    .concat(where);
+  return `: ${lines.map((line) => `\n          ${line}`).join('')}`;
+}
+
 /** Flaky and skipped tests of a Playwright run, from its JSON report. */
 function playwrightOutcomes(file) {
   const report = readJson(file);
@@ -183,7 +204,7 @@ function playwrightOutcomes(file) {
       for (const t of spec.tests) {
         const name = `[${t.projectName}] ${[...here, spec.title].join(' › ')}`;
         if (t.status === 'flaky') {
-          flaky.push({ name, reason: 'failed, then passed on retry' });
+          flaky.push({ name, reason: `failed, then passed on retry${firstFailure(t.results)}` });
         } else if (t.status === 'skipped') {
           const note = t.annotations?.find((a) => a.type === 'skip')?.description;
           skipped.push({ name, reason: note ?? 'skipped (or not run after an earlier failure)' });
