@@ -1,8 +1,35 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 
+/**
+ * Waits until the page's CSS transitions and animations that end have ended (a few rounds, as one
+ * ending may start another; at most 2 s a round). axe measures the colours drawn at the moment it
+ * looks: a label or button halfway through a colour transition can read as too faint, and which
+ * frame axe sees depends on how loaded the machine is. Endless animations (spinners, skeleton
+ * pulses) are left running.
+ */
+export async function settleAnimations(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const ending = document
+        .getAnimations()
+        .filter(
+          (animation) =>
+            animation.playState === 'running' &&
+            Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)),
+        );
+      if (ending.length === 0) return;
+      await Promise.race([
+        Promise.allSettled(ending.map((animation) => animation.finished)),
+        new Promise((resolve) => setTimeout(resolve, 2_000)),
+      ]);
+    }
+  });
+}
+
 /** axe's serious and critical violations on the page, each with up to 5 of its elements. */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  await settleAnimations(page);
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')

@@ -29,11 +29,11 @@ const pageBackground = (page: Page) =>
 const colorScheme = (page: Page) =>
   page.evaluate(() => getComputedStyle(document.documentElement).colorScheme);
 
-async function screenshot(page: Page, theme: 'dark' | 'light', name: string) {
-  if (theme !== 'dark') return;
-  const width = page.viewportSize()?.width ?? 0;
-  const dir = path.join(screenshotsDir, String(width), 'dark');
-  mkdirSync(dir, { recursive: true });
+/**
+ * Loads the page's images, lazy ones too (at most 5 s): a screen is scanned and drawn as it looks
+ * once they are in, the same in both themes.
+ */
+async function loadImages(page: Page) {
   await page.evaluate(() => {
     for (const img of Array.from(document.images)) img.loading = 'eager';
   });
@@ -42,6 +42,13 @@ async function screenshot(page: Page, theme: 'dark' | 'light', name: string) {
       timeout: 5_000,
     })
     .catch(() => undefined);
+}
+
+async function screenshot(page: Page, theme: 'dark' | 'light', name: string) {
+  if (theme !== 'dark') return;
+  const width = page.viewportSize()?.width ?? 0;
+  const dir = path.join(screenshotsDir, String(width), 'dark');
+  mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
 }
 
@@ -115,6 +122,7 @@ for (const theme of ['dark', 'light'] as const) {
       expect(await colorScheme(page)).toBe(theme);
       const failures: string[] = [];
       const scan = async (name: string) => {
+        await loadImages(page);
         const violations = await seriousViolations(page);
         if (violations.length > 0) failures.push(`${name}: ${violations.join('\n')}`);
       };
