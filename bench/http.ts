@@ -87,8 +87,8 @@ export const fullHttp: HttpOptions = {
 };
 export const quickHttp: HttpOptions = {
   rounds: 2,
-  seconds: 1.5,
-  helloSeconds: 1,
+  seconds: 1,
+  helloSeconds: 0.75,
   warmupSeconds: 0.5,
   p99: null,
 };
