@@ -149,8 +149,8 @@ test.describe('reports', () => {
     await page.keyboard.press('Space');
     await expect(announced).toHaveText('Picked up Delta deck, position 3 of 4.');
     // dnd-kit's keyboard sensor listens for the arrow keys from a timer set at the pick-up
-    // (setTimeout 0), and the announcement can come first on a loaded machine: a timer of ours,
-    // set after it, has run once that one has.
+    // (setTimeout 0), and the announcement can come first on a loaded machine. A timer of ours,
+    // set after that one, runs after it.
     await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
     await page.keyboard.press('ArrowUp');
     await expect(announced).toHaveText('Delta deck is over position 2 of 4.');
