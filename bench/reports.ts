@@ -75,7 +75,7 @@ export interface ReportsOptions {
 }
 
 export const fullReports: ReportsOptions = { sizes: [20, 100, 200], rounds: 5 };
-/** `npm test`'s form: the two ends of the range, three times (≈ 20 s). */
+/** `npm test`'s form: the two ends of the range, twice (≈ 10 s). */
 export const quickReports: ReportsOptions = { sizes: [20, 200], rounds: 2 };
 
 const TIME_TARGET = 1.3;
