@@ -11,6 +11,7 @@ import { accessSync, constants } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
@@ -181,9 +182,7 @@ function firstFailure(results = []) {
   const where = error.location
     ? [`at ${path.relative(process.cwd(), error.location.file)}:${error.location.line}`]
     : [];
-  const lines = error.message
-    // eslint-disable-next-line no-control-regex
-    .replace(/\u001b\[[0-9;]*m/g, '')
+  const lines = stripVTControlCharacters(error.message)
     .split('\n')
     .map((line) => line.trimEnd())
     .filter(Boolean)

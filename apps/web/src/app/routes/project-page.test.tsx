@@ -8,6 +8,20 @@ import { makeUpload } from '@/features/uploads/test/upload-fixtures';
 const byOther = makeProject({ id: 7, creator: { id: 3, firstname: 'Aisha', lastname: 'Okafor' } });
 // The Uploads section (from the uploads feature) loads the project's photos on its own.
 const noUploads = { 'GET /api/upload/project/7/latest': { body: [] } };
+
+/** Project 7's bookmark as the server keeps it: BOOKMARK and UNBOOKMARK set it and answer it. */
+function bookmarkServer() {
+  let favorited = false;
+  const project = () => ({ ...byOther, isFavorited: favorited });
+  const mark = (value: boolean) => () => {
+    favorited = value;
+    return { body: project() };
+  };
+  return {
+    project,
+    routes: { 'GET /api/project/7/favor/': mark(true), 'GET /api/project/7/unfavor/': mark(false) },
+  };
+}
 const byMember = makeProject({
   id: 8,
   name: 'School Extension',
@@ -115,21 +129,13 @@ describe('/project/{id}', () => {
   });
 
   it('bookmarks and unbookmarks through the API and updates the label from the answer', async () => {
-    let favorited = false;
+    const bookmark = bookmarkServer();
     const { user, server } = renderApp('/project/7', {
       signedInAs: member,
       api: {
         ...noUploads,
-        ...noUploads,
-        'GET /api/project/id/7': () => ({ body: { ...byOther, isFavorited: favorited } }),
-        'GET /api/project/7/favor/': () => {
-          favorited = true;
-          return { body: { ...byOther, isFavorited: true } };
-        },
-        'GET /api/project/7/unfavor/': () => {
-          favorited = false;
-          return { body: { ...byOther, isFavorited: false } };
-        },
+        ...bookmark.routes,
+        'GET /api/project/id/7': () => ({ body: bookmark.project() }),
       },
     });
     await user.click(await screen.findByRole('button', { name: 'Bookmark' }));
@@ -152,7 +158,7 @@ describe('/project/{id}', () => {
   });
 
   it('takes the next BOOKMARK press as soon as the toggle is answered, while the refetch still runs', async () => {
-    let favorited = false;
+    const bookmark = bookmarkServer();
     let refetches = 0;
     let releaseRefetch: () => void = () => undefined;
     const refetchHeld = new Promise<void>((resolve) => {
@@ -162,19 +168,12 @@ describe('/project/{id}', () => {
       signedInAs: member,
       api: {
         ...noUploads,
+        ...bookmark.routes,
         'GET /api/project/id/7': async () => {
           // The first read answers at once; the refetches after a toggle wait (a slow server).
           refetches += 1;
           if (refetches > 1) await refetchHeld;
-          return { body: { ...byOther, isFavorited: favorited } };
-        },
-        'GET /api/project/7/favor/': () => {
-          favorited = true;
-          return { body: { ...byOther, isFavorited: true } };
-        },
-        'GET /api/project/7/unfavor/': () => {
-          favorited = false;
-          return { body: { ...byOther, isFavorited: false } };
+          return { body: bookmark.project() };
         },
       },
     });
