@@ -75,9 +75,16 @@ function vitest(...projects) {
 }
 
 /*
- * Suites in order. Consecutive suites with the same `together` run at the same time, each
- * printing its output when it ends: the static checks are single-threaded (tsc, ESLint,
- * Prettier), so on two cores they take the time of the longest instead of the sum.
+ * Suites in order. Consecutive suites with the same `together` run at the same time: the static
+ * checks are single-threaded (tsc, ESLint, Prettier), so on two cores they take the time of the
+ * longest instead of the sum. Within such a group, suites with the same `lane` run one after the
+ * other (the browser suite needs the build). A suite marked `live` prints as it runs; the others
+ * of the group print their output when they end.
+ *
+ * The web tests run beside the build and the browser suite: the browser suite waits on the
+ * browser, the server and its own timeouts most of the time (about half a core on average, 51%
+ * over 12 minutes here), and the web tests keep one core busy (jsdom, one file at a time). One
+ * after the other they took about 5 + 12 minutes of the CI run's 40.
  */
 const suites = [
   { name: 'typecheck', together: 'checks', cmd: 'npm', args: ['run', 'typecheck'] },
@@ -103,10 +110,25 @@ const suites = [
     skip: () => (process.env.TEST_DATABASE_URL ? null : 'TEST_DATABASE_URL is not set'),
     precheck: () => (ci ? corpusProblem() : null),
   },
-  { name: 'web', label: 'web component tests', ...vitest('web', 'web-own-modules') },
-  { name: 'build', label: 'production build', cmd: 'npm', args: ['run', 'build'] },
+  {
+    name: 'web',
+    together: 'web+browser',
+    label: 'web component tests',
+    ...vitest('web', 'web-own-modules'),
+  },
+  {
+    name: 'build',
+    together: 'web+browser',
+    lane: 'browser',
+    label: 'production build',
+    cmd: 'npm',
+    args: ['run', 'build'],
+  },
   {
     name: 'e2e',
+    together: 'web+browser',
+    lane: 'browser',
+    live: true,
     label: 'browser suite (Playwright, Chromium)',
     cmd: 'npx',
     args: ['playwright', 'test', '-c', 'e2e/playwright.config.ts'],
@@ -318,10 +340,33 @@ for (const suite of suites.filter(selected)) {
   if (suite.together && last?.[0].together === suite.together) last.push(suite);
   else batches.push([suite]);
 }
+/** A batch's lanes: suites with the same `lane` (or each alone) in order, in one lane. */
+function lanes(batch) {
+  const byLane = new Map();
+  for (const suite of batch) {
+    const key = suite.lane ?? suite.name;
+    byLane.set(key, [...(byLane.get(key) ?? []), suite]);
+  }
+  return [...byLane.values()];
+}
 const results = [];
 for (const batch of batches) {
-  const buffered = batch.length > 1;
-  results.push(...(await Promise.all(batch.map((suite) => runSuite(suite, { buffered })))));
+  const parallel = lanes(batch);
+  const laneResults = await Promise.all(
+    parallel.map(async (lane) => {
+      const done = [];
+      for (const suite of lane) {
+        const buffered = parallel.length > 1 && !suite.live;
+        done.push(await runSuite(suite, { buffered }));
+      }
+      return done;
+    }),
+  );
+  // The summary lists the suites in the order above, not in the order they ended.
+  const bySuite = new Map(batch.map((suite, i) => [suite, i]));
+  const flat = parallel.flatMap((lane, i) => lane.map((suite, j) => [suite, laneResults[i][j]]));
+  flat.sort(([a], [b]) => bySuite.get(a) - bySuite.get(b));
+  results.push(...flat.map(([, result]) => result));
 }
 
 console.log(`\n=== Summary${ci ? ' (CI: skipped and flaky tests fail the run)' : ''}`);
