@@ -8,7 +8,6 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import {
   chromium,
   request as playwrightRequest,
@@ -19,6 +18,7 @@ import {
 } from '@playwright/test';
 import type { Upload } from '@sitelog/shared';
 import sharp from 'sharp';
+import { seriousViolations } from './axe.js';
 import { chromiumFlags, chromiumPath } from './chromium.js';
 import {
   apiLogin,
@@ -294,17 +294,13 @@ test.describe('field capture', () => {
       timeout: 20_000,
     });
     await expect(visitTiles(page).getByText('Not accepted')).toBeVisible({ timeout: 20_000 });
-    const serious = async () =>
-      (await new AxeBuilder({ page }).analyze()).violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect(await serious(), 'uploader').toEqual([]);
+    expect(await seriousViolations(page), 'uploader').toEqual([]);
     await page.goto('/uploads/queue');
     await expect(page.getByText(/1 photo on this device/)).toBeVisible();
-    expect(await serious(), 'queue').toEqual([]);
+    expect(await seriousViolations(page), 'queue').toEqual([]);
     await page.goto(`/uploader/${projectId}/batch`);
     await expect(page.getByLabel('Name of photo 2')).toBeVisible();
-    expect(await serious(), 'batch editor').toEqual([]);
+    expect(await seriousViolations(page), 'batch editor').toEqual([]);
     await context.close();
   });
 
