@@ -51,9 +51,17 @@ let base: string;
 let members: { id: number; token: string }[];
 let projects: TestProject[];
 let photo: Buffer;
+/** The server's error log: a 500 in the run is reported with the error behind it. */
+const serverErrors: string[] = [];
 
 beforeAll(async () => {
-  ctx = await createTestContext({}, { images: { maxQueue: MAX_QUEUE } });
+  ctx = await createTestContext(
+    { LOG_LEVEL: 'error' },
+    {
+      images: { maxQueue: MAX_QUEUE },
+      logDestination: { write: (line: string) => void serverErrors.push(line) },
+    },
+  );
   members = [];
   for (let i = 0; i < MEMBERS; i++) members.push(await signedInUser(ctx));
   projects = [];
@@ -212,7 +220,10 @@ describe('concurrent uploads, edits, moves and deletes', () => {
       );
       const seconds = (performance.now() - started) / 1000;
       const failures = results.filter((r) => r.status === 'rejected');
-      expect(failures.map((f) => String(f.reason)).slice(0, 5)).toEqual([]);
+      expect(
+        failures.map((f) => String(f.reason)).slice(0, 5),
+        `the server's errors:\n${serverErrors.slice(0, 5).join('')}`,
+      ).toEqual([]);
 
       console.log(
         `concurrency: ${UPLOADS} uploads, ${CLIENTS} clients, ${tally.edits} edits, ` +
