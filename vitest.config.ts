@@ -25,7 +25,8 @@ function dialectIndependentServerTests(): string[] {
       const imports = [...text.matchAll(relativeImport)].flatMap(([, spec]) => {
         const base = path.resolve(path.dirname(file), spec);
         const candidates = [base.replace(/\.js$/, '.ts'), `${base}.ts`, `${base}/index.ts`];
-        return candidates.find((candidate) => existsSync(candidate)) ?? [];
+        // Only TypeScript files: a bare folder name (`'../db'`) exists too, but is not read.
+        return candidates.find((c) => c.endsWith('.ts') && existsSync(c)) ?? [];
       });
       entry = { marked: databaseMarks.test(text), imports };
       scanned.set(file, entry);
