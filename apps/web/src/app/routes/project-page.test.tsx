@@ -9,6 +9,12 @@ const byOther = makeProject({ id: 7, creator: { id: 3, firstname: 'Aisha', lastn
 // The Uploads section (from the uploads feature) loads the project's photos on its own.
 const noUploads = { 'GET /api/upload/project/7/latest': { body: [] } };
 
+const byMember = makeProject({
+  id: 8,
+  name: 'School Extension',
+  creator: { id: member.id, firstname: member.firstname, lastname: member.lastname },
+});
+
 /** Project 7's bookmark as the server keeps it: BOOKMARK and UNBOOKMARK set it and answer it. */
 function bookmarkServer() {
   let favorited = false;
@@ -22,11 +28,6 @@ function bookmarkServer() {
     routes: { 'GET /api/project/7/favor/': mark(true), 'GET /api/project/7/unfavor/': mark(false) },
   };
 }
-const byMember = makeProject({
-  id: 8,
-  name: 'School Extension',
-  creator: { id: member.id, firstname: member.firstname, lastname: member.lastname },
-});
 
 describe('/project/{id}', () => {
   it('shows the header: name, location, creator linking to the profile, updated date and description', async () => {
