@@ -25,11 +25,15 @@ const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
 const SAMPLE_ADMIN = 'dana.whitfield@example.com';
 const HOME_TILES = 18;
 const root = fileURLToPath(new URL('..', import.meta.url));
-const dist = path.join(root, 'apps/web/dist');
+// WEB_DIST_DIR (the app's own setting, passed on to it) measures another build, e.g. one made with
+// `vite build --outDir` from an older commit, for a before/after in one session.
+const dist = process.env.WEB_DIST_DIR
+  ? path.resolve(process.env.WEB_DIST_DIR)
+  : path.join(root, 'apps/web/dist');
 const CHROME_FLAGS = ['--headless=new', ...chromiumFlags];
 
 if (!existsSync(path.join(dist, 'index.html')))
-  throw new Error('apps/web/dist has no index.html: run `npm run build` first.');
+  throw new Error(`${dist} has no index.html: run \`npm run build\` first.`);
 
 /** The scripts and modulepreloads of the built index.html, gzipped one by one (KiB). */
 function initialJsKib(): number {
