@@ -68,3 +68,12 @@ export function outageReason(err: unknown): { code: unknown; message: string } {
   };
   return { code, message: typeof message === 'string' ? message : String(err) };
 }
+
+/**
+ * PostgreSQL aborted the transaction to resolve a conflict with another one: 40P01
+ * deadlock_detected, 40001 serialization_failure. Nothing of it was kept, and PostgreSQL's manual
+ * says to run such a transaction again.
+ */
+export function isTransactionConflict(err: unknown): boolean {
+  return err instanceof pg.DatabaseError && (err.code === '40P01' || err.code === '40001');
+}

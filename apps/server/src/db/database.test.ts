@@ -8,7 +8,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, testDialect, type TestContext } from '../../test/helpers.js';
 import { isDatabaseUnavailable } from './database-errors.js';
-import { CONNECT_TIMEOUT_MS, createDatabase, migrateToLatest } from './database.js';
+import {
+  CONNECT_TIMEOUT_MS,
+  createDatabase,
+  migrateToLatest,
+  TRANSACTION_ATTEMPTS,
+  writeTransaction,
+} from './database.js';
 
 describe.skipIf(testDialect !== 'postgres')('PostgreSQL connection pool', () => {
   let ctx: TestContext;
@@ -70,6 +76,74 @@ describe.skipIf(testDialect !== 'postgres')('PostgreSQL connection pool', () => 
       await admin.end();
       await db.destroy();
     }
+  });
+});
+
+describe.skipIf(testDialect !== 'postgres')('PostgreSQL write transactions', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    await sql`create table deadlock_probe (id integer primary key, n integer not null)`.execute(
+      ctx.db,
+    );
+  });
+  afterAll(async () => ctx.close());
+
+  it('runs a transaction PostgreSQL aborted as a deadlock again: both writers commit, once each', async () => {
+    await sql`insert into deadlock_probe (id, n) values (1, 0), (2, 0)`.execute(ctx.db);
+    // Each writer locks one row, waits until the other holds its row, then asks for the other's:
+    // PostgreSQL aborts one of them (40P01) after deadlock_timeout.
+    let arrived = 0;
+    let release!: () => void;
+    const bothHoldOneRow = new Promise<void>((resolve) => (release = resolve));
+    const runs = { first: 0, second: 0 };
+    const writer = (name: keyof typeof runs, rows: [number, number]) =>
+      writeTransaction(ctx.db, async (trx) => {
+        runs[name]++;
+        await sql`update deadlock_probe set n = n + 1 where id = ${rows[0]}`.execute(trx);
+        if (runs[name] === 1) {
+          if (++arrived === 2) release();
+          await bothHoldOneRow;
+        }
+        await sql`update deadlock_probe set n = n + 1 where id = ${rows[1]}`.execute(trx);
+      });
+    await Promise.all([writer('first', [1, 2]), writer('second', [2, 1])]);
+    // Three runs in all: the aborted one kept nothing, its second run added its 1 to each row.
+    expect(runs.first + runs.second).toBe(3);
+    const { rows } = await sql<{
+      id: number;
+      n: number;
+    }>`select id, n from deadlock_probe order by id`.execute(ctx.db);
+    expect(rows).toEqual([
+      { id: 1, n: 2 },
+      { id: 2, n: 2 },
+    ]);
+  });
+
+  it(`gives up after ${TRANSACTION_ATTEMPTS} runs, and never runs again for other errors`, async () => {
+    const serialization = Object.assign(new pg.DatabaseError('could not serialize', 0, 'error'), {
+      code: '40001',
+    });
+    let runs = 0;
+    await expect(
+      writeTransaction(ctx.db, () => {
+        runs++;
+        return Promise.reject(serialization);
+      }),
+    ).rejects.toBe(serialization);
+    expect(runs).toBe(TRANSACTION_ATTEMPTS);
+
+    runs = 0;
+    const unique = Object.assign(new pg.DatabaseError('duplicate key', 0, 'error'), {
+      code: '23505',
+    });
+    await expect(
+      writeTransaction(ctx.db, () => {
+        runs++;
+        return Promise.reject(unique);
+      }),
+    ).rejects.toBe(unique);
+    expect(runs).toBe(1);
   });
 });
 

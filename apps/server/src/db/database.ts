@@ -1,5 +1,6 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
 import {
   DEFAULT_MIGRATION_TABLE,
@@ -14,6 +15,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { isTransactionConflict } from './database-errors.js';
 import * as m01 from './migrations/2026-11-22-01-users-sessions.js';
 import * as m02 from './migrations/2026-11-22-02-projects-uploads.js';
 import * as m03 from './migrations/2026-11-22-03-upload-media-key-indexes.js';
@@ -167,15 +169,32 @@ export async function migrationStatus(
   };
 }
 
+/** How many times a PostgreSQL transaction aborted by a deadlock or serialization failure runs. */
+export const TRANSACTION_ATTEMPTS = 3;
+
 /**
  * Runs `fn` in a write transaction. On SQLite it is `BEGIN IMMEDIATE`, so the write lock is
  * taken up front and concurrent writers wait (busy_timeout) instead of failing mid-transaction.
+ * On PostgreSQL a transaction the server aborts for a deadlock or a serialization failure runs
+ * again, up to TRANSACTION_ATTEMPTS times in all, after a short random pause: the aborted one
+ * kept nothing, and the other has usually committed by then. `fn` must therefore do nothing
+ * outside the database (no files, no messages) that a second run would repeat; all callers
+ * write rows only.
  */
 export async function writeTransaction<T>(
   db: Database,
   fn: (trx: Database) => Promise<T>,
 ): Promise<T> {
-  if (!isSqlite(db)) return db.transaction().execute(fn);
+  if (!isSqlite(db)) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await db.transaction().execute(fn);
+      } catch (err) {
+        if (attempt >= TRANSACTION_ATTEMPTS || !isTransactionConflict(err)) throw err;
+        await delay(attempt * (10 + Math.random() * 40));
+      }
+    }
+  }
   return db.connection().execute(async (conn) => {
     await sql`begin immediate`.execute(conn);
     try {
