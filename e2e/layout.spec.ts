@@ -124,3 +124,55 @@ test('the side menu is a drawer, All projects is a list of cards and tables scro
   expect(box?.right ?? Infinity).toBeLessThanOrEqual(375);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 });
+
+test('on a first visit, a menu or viewer whose code cannot be fetched leaves the page standing, and the menu comes once back online', async ({
+  browser,
+  admin,
+}) => {
+  // No service worker yet (a first visit): the parts a tap opens are fetched on that tap.
+  const context = await browser.newContext({
+    viewport: { width: 375, height: 812 },
+    isMobile: true,
+    hasTouch: true,
+    baseURL: test.info().project.use.baseURL,
+    serviceWorkers: 'block',
+  });
+  const refused = { viewer: 0, menu: 0 };
+  let refusing = true;
+  await context.route(/\/assets\/(phone-menu|photo-viewer-screen)-[^/]*\.js$/, async (route) => {
+    if (!refusing) return route.continue();
+    refused[route.request().url().includes('phone-menu') ? 'menu' : 'viewer'] += 1;
+    await route.abort('internetdisconnected');
+  });
+  const page = await context.newPage();
+  await signIn(page, admin);
+  const standing = async () => {
+    await expect(page.getByRole('heading', { name: 'Latest uploads' })).toBeVisible();
+    await expect(page.getByText('Something went wrong')).toHaveCount(0);
+  };
+
+  // A photo link opens the viewer, whose code does not come.
+  await page.goto('/?photo=1');
+  await expect.poll(() => refused.viewer).toBeGreaterThan(0);
+  await standing();
+
+  // The menu's code does not come either: the tap does nothing, and the page stays.
+  await page.goto('/');
+  const nav = page.getByRole('navigation', { name: 'Main menu' });
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await expect.poll(() => refused.menu).toBeGreaterThan(0);
+  await expect(nav).toBeHidden();
+  await standing();
+
+  // Back online (the signal lost and found again), the menu that was asked for is fetched again
+  // and opens.
+  refusing = false;
+  await context.setOffline(true);
+  const banner = page.getByText('You are offline.', { exact: false });
+  await expect(banner).toBeVisible();
+  await context.setOffline(false);
+  await expect(banner).toBeHidden();
+  await expect(nav).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'All projects' })).toBeVisible();
+  await context.close();
+});

@@ -1,7 +1,5 @@
 import {
   cloneElement,
-  lazy,
-  Suspense,
   useId,
   useState,
   type FocusEvent,
@@ -10,8 +8,10 @@ import {
   type ReactElement,
   type ReactNode,
 } from 'react';
+import { optionalPart } from './optional-part';
 
-const OverflowTooltipPopup = lazy(() => import('./overflow-tooltip-popup'));
+// Fetched on the first hover or focus; offline before it came, no tooltip (optionalPart).
+const OverflowTooltipPopup = optionalPart(() => import('./overflow-tooltip-popup'));
 
 /** Marks a text that may be cut with an ellipsis; OverflowTooltip shows it whole when it is. */
 export const overflowText = { 'data-overflow-text': '' } as const;
@@ -78,9 +78,7 @@ export function useOverflowTooltip(): { anchorProps: AnchorProps; popup: ReactNo
       },
     },
     popup: shown ? (
-      <Suspense fallback={null}>
-        <OverflowTooltipPopup id={id} anchorEl={shown.anchor} lines={shown.lines} />
-      </Suspense>
+      <OverflowTooltipPopup id={id} anchorEl={shown.anchor} lines={shown.lines} />
     ) : null,
   };
 }

@@ -1,15 +1,17 @@
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
-import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
+import { Suspense, useEffect, useState, type ComponentType } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { LoadingState } from '@/components/loading-state';
+import { optionalPart } from '@/components/optional-part';
 import { useOnline } from '@/lib/use-online';
 import { lazyPage } from '../lazy-page';
 import { DRAWER_WIDTH } from './drawer-width';
 import { PhotoViewerHost } from './photo-viewer-host';
 import { TOP_BAR_HEIGHT_DESKTOP, TopBar } from './top-bar';
 
-const PhoneMenu = lazy(() => import('./phone-menu'));
+// Fetched on the first tap of the menu button; offline before it came, the tap does nothing.
+const PhoneMenu = optionalPart(() => import('./phone-menu'));
 /*
  * The menu's list, icons and links are a chunk of their own, fetched alongside the first page's:
  * phones (where the docked menu is hidden) do not wait for them before the first paint, and on
@@ -101,11 +103,7 @@ export function AppLayout() {
       <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column' }}>
         <TopBar onOpenMenu={openMenu} />
         <Box sx={{ display: 'flex', flex: 1, minWidth: 0 }}>
-          {phoneMenuUsed && (
-            <Suspense fallback={null}>
-              <PhoneMenu open={menuOpen} onClose={closeMenu} />
-            </Suspense>
-          )}
+          {phoneMenuUsed && <PhoneMenu open={menuOpen} onClose={closeMenu} />}
           <DockedMenu />
           <Box
             component="main"

@@ -1,12 +1,16 @@
 import Box from '@mui/material/Box';
 import ButtonBase from '@mui/material/ButtonBase';
 import Typography from '@mui/material/Typography';
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
+import { optionalPart } from '@/components/optional-part';
 import { useCurrentUser } from '@/lib/session';
 import { HI_VIS_ORANGE } from '../theme';
 
-/* The menu (MUI's Menu, a popover) is fetched on the first click, not with the top bar. */
-const ProfileMenu = lazy(() => import('./profile-menu'));
+/*
+ * The menu (MUI's Menu, a popover) is fetched on the first click, not with the top bar; offline
+ * before it came, the click does nothing (optionalPart).
+ */
+const ProfileMenu = optionalPart(() => import('./profile-menu'));
 const MENU_ID = 'profile-menu';
 
 function initials(firstname: string, lastname: string): string {
@@ -84,14 +88,12 @@ export function ProfilePreview() {
         </Typography>
       </ButtonBase>
       {menuUsed ? (
-        <Suspense fallback={null}>
-          <ProfileMenu
-            id={MENU_ID}
-            anchorEl={anchorEl}
-            onClose={() => setAnchorEl(null)}
-            name={name}
-          />
-        </Suspense>
+        <ProfileMenu
+          id={MENU_ID}
+          anchorEl={anchorEl}
+          onClose={() => setAnchorEl(null)}
+          name={name}
+        />
       ) : null}
     </>
   );

@@ -3,8 +3,6 @@ import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import { alpha } from '@mui/material/styles';
 import {
-  lazy,
-  Suspense,
   useCallback,
   useId,
   useRef,
@@ -14,6 +12,7 @@ import {
   type KeyboardEvent,
 } from 'react';
 import { useNavigate } from 'react-router';
+import { optionalPart } from '@/components/optional-part';
 import { visuallyHidden } from '@/components/visually-hidden';
 import { paths } from '@/lib/paths';
 import { PHOTO_PARAM } from '@/features/uploads/viewer/photo-param';
@@ -30,12 +29,13 @@ export const SEARCH_MAX = 1000;
 
 /*
  * The dropdown (its query, the marks, the contract, and the keys that walk it) is fetched when
- * the box is first focused: the first download holds only the box.
+ * the box is first focused: the first download holds only the box. Offline before it came, the
+ * box has no dropdown, and Enter still searches (optionalPart).
  */
 const loadSuggestions = () => import('@/features/search/components/search-suggestions');
-const SearchSuggestions = lazy(() =>
-  loadSuggestions().then((module) => ({ default: module.SearchSuggestions })),
-);
+const SearchSuggestions = optionalPart(async () => ({
+  default: (await loadSuggestions()).SearchSuggestions,
+}));
 
 /**
  * Top-bar search (spec §2), an ARIA combobox: from two characters a dropdown shows the first
@@ -176,19 +176,17 @@ export function SearchBox() {
         </Box>
       </IconButton>
       {open ? (
-        <Suspense fallback={null}>
-          <SearchSuggestions
-            query={query}
-            listboxId={listboxId}
-            activeId={activeId}
-            onActivate={setActiveId}
-            onExpandedChange={setExpanded}
-            onDismiss={dismiss}
-            onDone={reset}
-            keysRef={keysRef}
-            photoParam={PHOTO_PARAM}
-          />
-        </Suspense>
+        <SearchSuggestions
+          query={query}
+          listboxId={listboxId}
+          activeId={activeId}
+          onActivate={setActiveId}
+          onExpandedChange={setExpanded}
+          onDismiss={dismiss}
+          onDone={reset}
+          keysRef={keysRef}
+          photoParam={PHOTO_PARAM}
+        />
       ) : null}
     </Box>
   );

@@ -11,7 +11,7 @@ import { Link as RouterLink } from 'react-router';
 import { paths } from '@/lib/paths';
 import { NotificationBell } from '@/features/notifications/components/notification-bell';
 import { HI_VIS_ORANGE, TOP_BAR_COLOR } from '../theme';
-import { optionalPart } from './optional-part';
+import { optionalPart } from '@/components/optional-part';
 import { ProfilePreview } from './profile-preview';
 import { SearchBox } from './search-box';
 
