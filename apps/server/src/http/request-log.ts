@@ -4,6 +4,7 @@ import pino from 'pino';
 import type { Config } from '../config.js';
 
 const REDACTED = '[redacted]';
+const ERROR_LEVEL = pino.levels.values.error ?? 50;
 
 /**
  * Drops secrets that travel in URLs before a URL reaches the logs: media signatures in the query,
@@ -35,6 +36,17 @@ function serializeError(err: Error): pino.SerializedError {
  * logged only at debug. Their failures still reach the log through the error handler.
  */
 const QUIET_ROUTES = new Set(['/api/health', '/api/notifications/unread']);
+
+/**
+ * The error @fastify/compress logs when a compressed answer's client went away before its end (a
+ * phone that left the page while a script was still coming): end-of-stream's "premature close",
+ * from the plugin's stream chain. Only the web app's files stream through it, from disk, so
+ * nothing failed on the server's side. (Node's own ERR_STREAM_PREMATURE_CLOSE is left an error:
+ * elsewhere it can be a source that broke off, such as the bucket.)
+ */
+function isClientGone(value: unknown): boolean {
+  return value instanceof Error && value.message === 'premature close';
+}
 
 /** Where every log line goes: stdout, written asynchronously (pino flushes it at exit). */
 export function logDestination(destination?: pino.DestinationStream): pino.DestinationStream {
@@ -71,6 +83,17 @@ export function loggerOptions(
         ip: req.ip,
       }),
       err: serializeError,
+    },
+    hooks: {
+      // @fastify/compress logs a client gone mid-download as an error, and it is none: written at
+      // debug, so that an error line keeps meaning something to look into.
+      logMethod(args, method, level) {
+        if (level >= ERROR_LEVEL && isClientGone(args[0])) {
+          this.debug(...args);
+          return;
+        }
+        method.apply(this, args);
+      },
     },
   };
 }

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
@@ -88,5 +90,53 @@ describe('serving the web app', () => {
     const res = await api(ctx, { method: 'GET', url: '/%61pi/nothing/here' });
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toMatch(/json/);
+  });
+});
+
+describe('a browser that leaves while a script is coming', () => {
+  it('is no error in the log (the line is written at debug)', async () => {
+    const lines: { level: number; err?: { message?: string } }[] = [];
+    const destination = {
+      write: (line: string) => void lines.push(JSON.parse(line) as (typeof lines)[number]),
+    };
+    // 12 MB that compress slowly (hex text): still streaming when the client goes. Written
+    // before the server starts, which lists the app's files once.
+    writeFileSync(
+      path.join(dist, 'assets', 'huge-abc123.js'),
+      randomBytes(6 << 20).toString('hex'),
+    );
+    const leaving = await createTestContext(
+      { WEB_DIST_DIR: dist, LOG_LEVEL: 'debug' },
+      { logDestination: destination },
+    );
+    try {
+      const { port } = new URL(await leaving.app.listen({ port: 0, host: '127.0.0.1' }));
+      const encoding = await new Promise<string | undefined>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/assets/huge-abc123.js',
+            headers: { 'accept-encoding': 'br' },
+          },
+          (res) => {
+            // The first bytes come, then the browser is gone.
+            res.once('data', () => {
+              req.destroy();
+              resolve(res.headers['content-encoding']);
+            });
+          },
+        );
+        req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
+        req.end();
+      });
+      expect(encoding).toBe('br');
+      const gone = () => lines.filter((line) => line.err?.message === 'premature close');
+      await expect.poll(() => gone().length, { timeout: 10_000 }).toBe(1);
+      expect(gone()[0]?.level).toBe(20);
+      expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+    } finally {
+      await leaving.close();
+    }
   });
 });
