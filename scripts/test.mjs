@@ -31,6 +31,11 @@ const allowedSkips = {
       test: 'PostgreSQL connection pool',
       reason: 'PostgreSQL-only (pool settings); runs in the server suite on PostgreSQL',
     },
+    {
+      test: 'PostgreSQL write transactions',
+      reason:
+        'PostgreSQL-only (deadlocks and serialization failures); runs in the server suite on PostgreSQL',
+    },
   ],
 };
 
