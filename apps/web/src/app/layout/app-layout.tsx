@@ -10,7 +10,8 @@ import { DRAWER_WIDTH } from './drawer-width';
 import { PhotoViewerHost } from './photo-viewer-host';
 import { TOP_BAR_HEIGHT_DESKTOP, TopBar } from './top-bar';
 
-// Fetched on the first tap of the menu button; offline before it came, the tap does nothing.
+// Fetched on the first tap of the menu button. Offline before it came, the tap does nothing
+// until the signal is back; then the menu opens, unless the user has moved to another page.
 const PhoneMenu = optionalPart(() => import('./phone-menu'));
 /*
  * The menu's list, icons and links are a chunk of their own, fetched alongside the first page's:
