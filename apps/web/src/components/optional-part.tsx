@@ -59,8 +59,8 @@ const lazyPart = <P extends object>(load: () => Promise<{ default: ComponentType
  * the search suggestions, the photo viewer, a cut-off text's tooltip). When the code cannot be
  * fetched (offline on a first visit, before the service worker holds the app's files) the part
  * draws nothing instead of taking the page down with it (the offline banner says why), and is
- * asked for again when the browser is back online (and, online, a few times after a pause). An error the part itself throws still reaches
- * the page's error boundary. Its props pass through.
+ * asked for again when the browser is back online (and, online, a few times after a pause). An
+ * error the part itself throws still reaches the page's error boundary. Its props pass through.
  */
 export function optionalPart(load: () => Promise<{ default: ComponentType }>): ComponentType;
 export function optionalPart<P extends object>(
