@@ -45,12 +45,14 @@ export function UploadsFeed({
   renderText,
 }: UploadsFeedProps) {
   const paged = isPaged(query) ? query : undefined;
-  // A list that arrives (the first load, a refetch, a next page) is drawn in a deferred render,
-  // which React time-slices: the tiles of a feed render in short slices the page stays responsive
-  // between, where a query's update alone renders them in one task (Home's 18 tiles: ~400 ms on
-  // a 4× slowed phone, Lighthouse's longest task). Until then the list shown before stays, or on
-  // a first load the skeleton. A feed mounted with its data in the cache draws it at once.
-  const shown = useDeferredValue(query.data);
+  // The first list to arrive is drawn in a deferred render, which React time-slices: the tiles
+  // render in short slices the page stays responsive between, where a query's update alone
+  // renders them in one task (Home's 18 tiles: ~400 ms on a 4× slowed phone, Lighthouse's longest
+  // task on a first visit). Until then the skeleton stays. Later lists (a refetch, a next page)
+  // draw at once, as does a feed mounted with its data in the cache: a deferred render that
+  // other updates keep interrupting can lag seconds behind on a busy machine.
+  const firstDrawn = useDeferredValue(query.data) !== undefined;
+  const shown = firstDrawn ? query.data : undefined;
   const sequenceKey = useId();
   const fetchNextPage = paged?.fetchNextPage;
   const canLoadMore = paged?.hasNextPage === true && !paged.isFetchingNextPage;
