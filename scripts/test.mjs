@@ -177,7 +177,10 @@ const suites = [
 
 const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null);
 
-/** Skipped tests of a Vitest run: `{ allowed: [...], unexpected: [...] }`, each with a reason. */
+/**
+ * Skipped and failed tests of a Vitest run: `{ allowed, unexpected, failed }`, each skip with a
+ * reason and each failure with the first lines of its error.
+ */
 function vitestSkips(suite, file) {
   const report = readJson(file);
   if (!report) return null;
@@ -196,7 +199,14 @@ function vitestSkips(suite, file) {
           : 'skipped by the test itself (no reason given)');
     (rule ? allowed : unexpected).push({ name: `${skip.file} > ${skip.name}`, reason });
   }
-  return { allowed, unexpected };
+  const failed = (report.failed ?? []).map((f) => ({
+    name: `${f.file} > ${f.name}`,
+    error: f.error
+      .split('\n')
+      .map((line) => `\n          ${line}`)
+      .join(''),
+  }));
+  return { allowed, unexpected, failed };
 }
 
 /**
@@ -314,6 +324,7 @@ async function runSuite(suite, { buffered }) {
     if (!skips) {
       if (status === 0) fail('no skip report was written, so skips cannot be checked');
     } else {
+      for (const f of skips.failed) fail(`FAILED: ${f.name}:${f.error}`);
       for (const s of skips.allowed) result.notes.push(`intended skip: ${s.name} (${s.reason})`);
       for (const s of skips.unexpected) {
         if (ci) fail(`SKIPPED in CI: ${s.name} (${s.reason})`);

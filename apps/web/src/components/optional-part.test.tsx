@@ -50,7 +50,7 @@ describe('optionalPart', () => {
     render(<Part />);
     await vi.waitFor(() => expect(load).toHaveBeenCalledTimes(1));
     // No 'online' event comes: the signal was back before the failure was seen.
-    expect(await screen.findByText('3 photos waiting', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(await screen.findByText('3 photos waiting')).toBeInTheDocument();
     expect(load).toHaveBeenCalledTimes(2);
   });
 

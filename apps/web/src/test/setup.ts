@@ -1,12 +1,21 @@
 import '@testing-library/jest-dom/vitest';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { preloadAllPages } from '@/app/lazy-page';
 import '@/app/router';
 import { closeQueueDb } from '@/features/uploads/queue/queue-db';
 import { stopUploadQueue } from '@/features/uploads/queue/runtime';
+
+/*
+ * Every test renders pages with the router, layout and MUI on a shared 2-core machine, and in CI
+ * beside the browser suite, where one render took up to 5× its time alone (a feed of 48 tiles:
+ * 2.4 s alone, 11.4 s there). findBy and waitFor wait up to 10 s before calling something
+ * missing, in every file alike: set here, not per file, since files share one module registry
+ * (isolate: false) and a per-file setting held for whichever file ran after it.
+ */
+configure({ asyncUtilTimeout: 10_000 });
 
 // Files that opt into the node environment (e.g. the lint-zone test) have no DOM to set up.
 const hasDom = typeof window !== 'undefined';

@@ -1,10 +1,7 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonError } from '@/test/mock-api';
 import { admin, renderApp } from '@/test/render-app';
-
-// The whole app renders on a shared, busy machine: give the first paint more than 1 s.
-configure({ asyncUtilTimeout: 5000 });
 
 const users = { 'GET /api/user/all': { body: [] } };
 const label = 'Company or team name (on report covers)';

@@ -1,11 +1,8 @@
 import type { User } from '@sitelog/shared';
-import { act, configure, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonError, type MockRequest } from '@/test/mock-api';
 import { admin, renderApp } from '@/test/render-app';
-
-// The whole app renders on a shared, busy machine: give the first paint more than 1 s.
-configure({ asyncUtilTimeout: 5000 });
 
 const marco: User = {
   id: 11,

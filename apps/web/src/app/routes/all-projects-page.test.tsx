@@ -230,7 +230,7 @@ describe('/projects/all', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(router.state.location.pathname).toBe('/project/2');
     await router.navigate(-1);
-    await screen.findByRole('table', { name: 'All projects' }, { timeout: 5000 });
+    await screen.findByRole('table', { name: 'All projects' });
     expect(screen.getByLabelText('Filter projects')).toHaveValue('canopy');
     expect(router.state.location.search).toBe('?q=canopy');
   });

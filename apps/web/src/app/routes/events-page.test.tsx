@@ -1,5 +1,5 @@
 import type { AppEvent, EventPage, Profile } from '@sitelog/shared';
-import { act, configure, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UNREAD_POLL_MS } from '@/features/notifications/api/get-unread-count';
 import { aisha, ben, makeEvent } from '@/features/notifications/test/make-activity';
@@ -7,9 +7,6 @@ import { makeProject, makeRow } from '@/features/projects/test/make-project';
 import { jsonError, type MockRequest } from '@/test/mock-api';
 import { setBrowserOnline } from '@/test/online';
 import { member, renderApp } from '@/test/render-app';
-
-// The whole app renders on a shared, busy machine: give the first paint more than 1 s.
-configure({ asyncUtilTimeout: 5000 });
 
 const params = (request: MockRequest) =>
   Object.fromEntries(new URL(request.url, 'http://localhost').searchParams);

@@ -1,12 +1,10 @@
 import type { Invitation } from '@sitelog/shared';
-import { configure, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { TOKEN_KEY, USER_KEY } from '@/lib/session';
 import { jsonError, type MockResponse } from '@/test/mock-api';
 import { setBrowserOnline } from '@/test/online';
 import { admin, loginResponse, renderApp } from '@/test/render-app';
-
-configure({ asyncUtilTimeout: 5000 });
 
 const TOKEN = 'q3Jz8xVb2nLk5RtYw7PaS0dFgHj4KmNc6UeXo1iA9sB';
 const PATH = `/invite/${TOKEN}`;

@@ -1,4 +1,3 @@
-import '@/features/uploads/test/timing';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonError } from '@/test/mock-api';

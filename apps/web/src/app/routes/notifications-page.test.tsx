@@ -1,5 +1,5 @@
 import type { AppNotification, Comment, NotificationPage } from '@sitelog/shared';
-import { act, configure, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UNREAD_POLL_MS } from '@/features/notifications/api/get-unread-count';
 import { aisha, ben, makeNotification } from '@/features/notifications/test/make-activity';
@@ -7,9 +7,6 @@ import { makeUpload } from '@/features/uploads/test/upload-fixtures';
 import { jsonError, type MockRequest } from '@/test/mock-api';
 import { setBrowserOnline } from '@/test/online';
 import { member, renderApp } from '@/test/render-app';
-
-// The whole app renders on a shared, busy machine: give the first paint more than 1 s.
-configure({ asyncUtilTimeout: 5000 });
 
 const params = (request: MockRequest) => new URL(request.url, 'http://localhost').searchParams;
 

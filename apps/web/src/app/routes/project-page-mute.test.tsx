@@ -1,11 +1,8 @@
-import { configure, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeProject } from '@/features/projects/test/make-project';
 import { jsonError } from '@/test/mock-api';
 import { member, renderApp } from '@/test/render-app';
-
-// The whole app renders on a shared, busy machine: give the first paint more than 1 s.
-configure({ asyncUtilTimeout: 5000 });
 
 const project = makeProject({ id: 7 });
 const projectApi = {

@@ -1,14 +1,11 @@
 import type { ReportPage } from '@sitelog/shared';
-import { act, configure, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { REPORTS_POLL_MS } from '@/features/reports/api/get-reports';
 import { makeReport, makeReportDetail, reportPage } from '@/features/reports/test/report-fixtures';
 import { makeProject } from '@/features/projects/test/make-project';
 import { jsonError, type MockRequest } from '@/test/mock-api';
 import { member, renderApp } from '@/test/render-app';
-
-// The whole app renders on a shared, busy machine: give the first paint more than 1 s.
-configure({ asyncUtilTimeout: 5000 });
 
 const project = makeProject({ id: 12, name: 'Riverside Depot' });
 const archivedProject = makeProject({

@@ -1,6 +1,6 @@
 import type { ReportDetail } from '@sitelog/shared';
 import { onlineManager } from '@tanstack/react-query';
-import { act, configure, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { REPORT_POLL_MS } from '@/features/reports/api/get-report';
 import {
@@ -20,8 +20,6 @@ import { admin, member, renderApp } from '@/test/render-app';
  * project, refused by the server, on a report deleted elsewhere; and where the focus goes after
  * each. The happy paths are in reports-pages.test.tsx.
  */
-
-configure({ asyncUtilTimeout: 5000 });
 
 const detailPath = 'GET /api/report/40';
 const linksPath = 'GET /api/report/40/links';

@@ -1,7 +1,6 @@
 // The report creator (issue 16) at /reports/create?project=ID: the photos of the range chosen
 // by default, filters, reordering, captions, the request it sends, validation, errors kept in
 // the form, an archived project, offline; against a mocked API.
-import '@/features/uploads/test/timing';
 import type { CreateReportRequest, Project, ReportDetail, Upload } from '@sitelog/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';

@@ -1,5 +1,5 @@
 import type { ReportDetail, ReportPage } from '@sitelog/shared';
-import { act, configure, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { REPORT_POLL_MS } from '@/features/reports/api/get-report';
 import { REPORTS_POLL_MS } from '@/features/reports/api/get-reports';
@@ -14,9 +14,6 @@ import {
 import { jsonError, type MockRequest } from '@/test/mock-api';
 import { setBrowserOnline } from '@/test/online';
 import { admin, member, renderApp } from '@/test/render-app';
-
-// The whole app renders on a shared, busy machine: give the first paint more than 1 s.
-configure({ asyncUtilTimeout: 5000 });
 
 const params = (request: MockRequest | undefined) =>
   Object.fromEntries(new URL(request?.url ?? '/', 'http://localhost').searchParams);

@@ -1,4 +1,3 @@
-import '@/features/uploads/test/timing';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { authKeys } from '@/features/auth/api/keys';

@@ -1,11 +1,8 @@
 import type { Profile } from '@sitelog/shared';
-import { configure, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonError } from '@/test/mock-api';
 import { member, renderApp } from '@/test/render-app';
-
-// The whole app renders on a shared, busy machine: give the first paint more than 1 s.
-configure({ asyncUtilTimeout: 5000 });
 
 const profile = (
   id: number,

@@ -1,6 +1,5 @@
 // The photo page's comments (issue 15): the thread under the photo, writing with @ mentions,
 // editing and deleting, as a member and an admin, against a mocked API.
-import '@/features/uploads/test/timing';
 import type { Comment, CommentPage, SessionUser } from '@sitelog/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,3 @@
-import '@/features/uploads/test/timing';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { jsonError } from '@/test/mock-api';

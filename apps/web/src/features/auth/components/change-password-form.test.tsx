@@ -1,4 +1,4 @@
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
@@ -7,9 +7,6 @@ import { TOKEN_KEY } from '@/lib/session';
 import { jsonError, mockApi, type MockRoutes } from '@/test/mock-api';
 import { member, renderApp, storeSession } from '@/test/render-app';
 import { ChangePasswordForm, PASSWORDS_DIFFER } from './change-password-form';
-
-// The whole app renders in the last test on a shared, busy machine: give it more than 1 s.
-configure({ asyncUtilTimeout: 5000 });
 
 const ROUTE = 'POST /api/auth/password';
 

@@ -1,13 +1,10 @@
-import { act, configure, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MockRequest } from '@/test/mock-api';
 import { setBrowserOnline } from '@/test/online';
 import { member, renderApp } from '@/test/render-app';
 import { UNREAD_POLL_MS } from '../api/get-unread-count';
 import { badgeText, bellLabel } from './notification-bell';
-
-// The whole app renders on a shared, busy machine: give the first paint more than 1 s.
-configure({ asyncUtilTimeout: 5000 });
 
 /** A server whose count changes when told, answering 304 to its current ETag. */
 function unreadServer(start: number) {

@@ -1,10 +1,8 @@
 import type { NotificationSettings } from '@sitelog/shared';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonError, type MockRequest } from '@/test/mock-api';
 import { member, renderApp } from '@/test/render-app';
-
-configure({ asyncUtilTimeout: 5000 });
 
 const profileApi = {
   [`GET /api/project/profile/${member.id}`]: { body: [] },

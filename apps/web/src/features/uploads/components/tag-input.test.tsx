@@ -1,4 +1,3 @@
-import '../test/timing';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { tagLimits } from '@sitelog/shared';

@@ -1,4 +1,3 @@
-import '../test/timing';
 import { render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';

@@ -1,13 +1,11 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { createQueryClient } from '@/app/query-client';
 import { jsonError, mockApi, type MockRoutes } from '@/test/mock-api';
 import { admin, storeSession } from '@/test/render-app';
 import { CreateUserForm } from './create-user-form';
-
-configure({ asyncUtilTimeout: 5000 });
 
 // The first check loads the estimator's dictionaries, which takes a few seconds in jsdom.
 const LOADED = { timeout: 15_000 };
