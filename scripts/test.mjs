@@ -228,10 +228,11 @@ function firstFailure(results = []) {
   return `: ${lines.map((line) => `\n          ${line}`).join('')}`;
 }
 
-/** Flaky and skipped tests of a Playwright run, from its JSON report. */
+/** Failed, flaky and skipped tests of a Playwright run, from its JSON report. */
 function playwrightOutcomes(file) {
   const report = readJson(file);
   if (!report) return null;
+  const failed = [];
   const flaky = [];
   const skipped = [];
   const walk = (suite, titles) => {
@@ -239,7 +240,9 @@ function playwrightOutcomes(file) {
     for (const spec of suite.specs ?? []) {
       for (const t of spec.tests) {
         const name = `[${t.projectName}] ${[...here, spec.title].join(' › ')}`;
-        if (t.status === 'flaky') {
+        if (t.status === 'unexpected') {
+          failed.push({ name, reason: `failed${firstFailure(t.results)}` });
+        } else if (t.status === 'flaky') {
           flaky.push({ name, reason: `failed, then passed on retry${firstFailure(t.results)}` });
         } else if (t.status === 'skipped') {
           const note = t.annotations?.find((a) => a.type === 'skip')?.description;
@@ -250,7 +253,7 @@ function playwrightOutcomes(file) {
     for (const child of suite.suites ?? []) walk(child, here);
   };
   for (const suite of report.suites ?? []) walk(suite, []);
-  return { flaky, skipped };
+  return { failed, flaky, skipped };
 }
 
 /** Runs a command; with `buffered`, its output is held and printed when it ends. */
@@ -338,6 +341,7 @@ async function runSuite(suite, { buffered }) {
       if (status === 0) fail('no Playwright JSON report was written');
     } else {
       // Playwright already fails a CI run on a flaky test (failOnFlakyTests); this names them.
+      for (const t of outcomes.failed) fail(`FAILED: ${t.name} (${t.reason})`);
       for (const t of outcomes.flaky) fail(`FLAKY: ${t.name} (${t.reason})`);
       for (const t of outcomes.skipped) {
         if (ci) fail(`SKIPPED in CI: ${t.name} (${t.reason})`);
