@@ -16,7 +16,7 @@ function brief(error, file) {
     .map((line) => line.trimEnd())
     .filter(Boolean)
     .slice(0, 6);
-  const frame = (error.stacks ?? []).find((s) => s.file && s.file.endsWith(file));
+  const frame = file && (error.stacks ?? []).find((s) => s.file?.endsWith(file));
   if (frame) lines.push(`at ${file}:${frame.line}`);
   return lines.join('\n');
 }

@@ -57,7 +57,7 @@ function CommentCount({ count }: { count: number }) {
 /**
  * The styles of a tile, all on its link: its parts are plain elements named by class. A feed
  * draws up to 50 tiles at once, and each MUI `Box` or `Typography` is a styled component that
- * works out its own styles on every render (about 65 React fibers per tile with them).
+ * works out its own styles on every render: a tile was 80 React fibers with them, 47 without.
  */
 const tileSx = {
   height: '100%',
@@ -65,7 +65,6 @@ const tileSx = {
   flexDirection: 'column',
   alignItems: 'stretch',
   justifyContent: 'flex-start',
-  textAlign: 'left',
   '& .tile-picture': {
     display: 'block',
     aspectRatio: UPLOAD_TILE_ASPECT,
