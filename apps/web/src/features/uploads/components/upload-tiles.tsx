@@ -42,7 +42,7 @@ function CommentCount({ count }: { count: number }) {
   if (count <= 0) return null;
   return (
     <span
-      className="tile-comments"
+      className="tile-caption tile-secondary tile-comments"
       role="img"
       aria-label={commentCountLabel(count)}
       title={commentCountLabel(count)}
@@ -87,14 +87,7 @@ const tileSx = {
   '& .tile-secondary': { color: 'text.secondary' },
   '& .tile-cut': { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
   '& .tile-grow': { flex: 1 },
-  '& .tile-comments': {
-    typography: 'caption',
-    color: 'text.secondary',
-    display: 'inline-flex',
-    alignItems: 'center',
-    gap: 0.25,
-    flex: 'none',
-  },
+  '& .tile-comments': { display: 'inline-flex', alignItems: 'center', gap: 0.25, flex: 'none' },
   '& .tile-comments > svg': { fontSize: 14 },
   '& .tile-exact': { display: 'none' },
   '&:hover .tile-exact, &.Mui-focusVisible .tile-exact': { display: 'inline' },
