@@ -9,6 +9,7 @@ import {
 import { buildUser } from '../../../test/factories.js';
 import { isSessionLive, pruneAuthRecords, revokeAllSessions } from './auth.service.js';
 import { hashToken } from './tokens.js';
+import { API_CSP } from '../../http/security-headers.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -376,13 +377,27 @@ describe('HTTP basics', () => {
   );
 
   it('sends strict security headers on API responses', async () => {
-    const res = await api(ctx, { method: 'GET', url: '/api/health' });
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['referrer-policy']).toBe('no-referrer');
-    expect(res.headers['cache-control']).toBe('no-store');
+    for (const url of ['/api/health', '/api/no/such/call']) {
+      const res = await api(ctx, { method: 'GET', url });
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(res.headers['cache-control']).toBe('no-store');
+      // JSON is never a page: nothing may load, run or frame it.
+      expect(res.headers['content-security-policy']).toBe(API_CSP);
+    }
+  });
+
+  it("sends the page's security policy outside /api", async () => {
+    const res = await api(ctx, { method: 'GET', url: '/no/such/page' });
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toMatch(/script-src 'self'(;|$)/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['permissions-policy']).toBe(
+      'camera=(self), geolocation=(self), microphone=()',
+    );
   });
 
   it('refuses cross-site API requests', async () => {

@@ -17,53 +17,70 @@ export const HEALTH_CHECK_MAX_AGE_MS = 1000;
 /** The same for the storage: a bucket's HeadBucket is slower and billed, so asked less often. */
 export const STORAGE_CHECK_MAX_AGE_MS = 5000;
 
-type Check = (log: FastifyBaseLogger) => Promise<boolean>;
+type Probe = (log: FastifyBaseLogger) => Promise<boolean>;
+/** A check's answer: known (the last probe's, still fresh) or on its way. */
+type Check = (log: FastifyBaseLogger) => boolean | Promise<boolean>;
 
-/**
- * Runs `probe` at most once per `maxAgeMs`; callers meanwhile share its result (a probe still
- * running included), so a burst of polls costs one probe and no exception on the happy path.
- */
 /** A probe still running after this long is given up on, and the next poll asks anew. */
 const STALLED_RETRY_MS = 10_000;
 
-function cachedCheck(maxAgeMs: number, probe: Check): Check {
-  let last: { at: number; result: Promise<boolean>; settled: boolean } | null = null;
+/**
+ * Runs `probe` at most once per `maxAgeMs`; callers meanwhile share its result, so a burst of
+ * polls costs one probe and no exception on the happy path. A settled result is answered as it
+ * is (this runs on every poll: no timer, no promise); a probe still running is waited for, but
+ * for at most `timeoutMs` when given (false, logged, after that: see `withinTime`).
+ */
+function cachedCheck(
+  maxAgeMs: number,
+  probe: Probe,
+  limit?: { timeoutMs: number; what: string },
+): Check {
+  let last: { at: number; result: Promise<boolean>; value: boolean | undefined } | null = null;
   return (log) => {
     const now = Date.now();
+    if (last && now - last.at < maxAgeMs && last.value !== undefined) return last.value;
     // A probe that has not come back (a connection the network silently dropped) is not asked
     // again beside it for a while: the polls share it, each answered "unreachable" once it takes
     // too long (withinTime), so stalled probes cannot pile up on the pool.
-    if (last && (now - last.at < maxAgeMs || (!last.settled && now - last.at < STALLED_RETRY_MS)))
-      return last.result;
-    const entry = { at: now, settled: false, result: Promise.resolve(false) };
-    entry.result = probe(log).finally(() => {
-      entry.settled = true;
-    });
-    last = entry;
-    return entry.result;
+    let entry = last;
+    if (
+      !entry ||
+      (now - entry.at >= maxAgeMs &&
+        (entry.value !== undefined || now - entry.at >= STALLED_RETRY_MS))
+    ) {
+      const started = { at: now, value: undefined as boolean | undefined, result: probe(log) };
+      void started.result.then((value) => {
+        started.value = value;
+      });
+      entry = last = started;
+    }
+    if (!limit) return entry.result;
+    const { timeoutMs, what } = limit;
+    return withinTime(entry.result, timeoutMs, () =>
+      log.warn(`health check: ${what} did not answer within ${timeoutMs} ms`),
+    );
   };
 }
 
 /** How long a database probe may take before the instance reports it unreachable. */
 export const DATABASE_CHECK_TIMEOUT_MS = 2500;
 
-/** `probe`'s answer, or false (logged) once it has taken `ms`, for callers that cannot wait. */
-function withinTime(check: Check, ms: number, what: string): Check {
-  return (log) => {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => {
-        log.warn(`health check: ${what} did not answer within ${ms} ms`);
-        resolve(false);
-      }, ms);
-    });
-    return Promise.race([check(log), late]).finally(() => clearTimeout(timer));
-  };
+/** `result`, or false (after `onLate`) once it has taken `ms`, for callers that cannot wait. */
+function withinTime(result: Promise<boolean>, ms: number, onLate: () => void): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => {
+      onLate();
+      resolve(false);
+    }, ms);
+  });
+  return Promise.race([result, late]).finally(() => clearTimeout(timer));
 }
 
 const databaseCheck = (db: Database): Check =>
-  withinTime(
-    cachedCheck(HEALTH_CHECK_MAX_AGE_MS, (log) =>
+  cachedCheck(
+    HEALTH_CHECK_MAX_AGE_MS,
+    (log) =>
       sql`select 1`.execute(db).then(
         () => true,
         (err: unknown) => {
@@ -72,9 +89,7 @@ const databaseCheck = (db: Database): Check =>
           return false;
         },
       ),
-    ),
-    DATABASE_CHECK_TIMEOUT_MS,
-    'the database',
+    { timeoutMs: DATABASE_CHECK_TIMEOUT_MS, what: 'the database' },
   );
 
 const storageCheck = (storage: Storage): Check =>
