@@ -177,6 +177,9 @@ const suites = [
 
 const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null);
 
+/** Lines of an error, each on a line of its own under the summary's entry. */
+const indented = (lines) => lines.map((line) => `\n          ${line}`).join('');
+
 /**
  * Skipped and failed tests of a Vitest run: `{ allowed, unexpected, failed }`, each skip with a
  * reason and each failure with the first lines of its error.
@@ -201,10 +204,7 @@ function vitestSkips(suite, file) {
   }
   const failed = (report.failed ?? []).map((f) => ({
     name: `${f.file} > ${f.name}`,
-    error: f.error
-      .split('\n')
-      .map((line) => `\n          ${line}`)
-      .join(''),
+    error: indented(f.error.split('\n')),
   }));
   return { allowed, unexpected, failed };
 }
@@ -225,7 +225,7 @@ function firstFailure(results = []) {
     .filter(Boolean)
     .slice(0, 7)
     .concat(where);
-  return `: ${lines.map((line) => `\n          ${line}`).join('')}`;
+  return `: ${indented(lines)}`;
 }
 
 /** Failed, flaky and skipped tests of a Playwright run, from its JSON report. */
