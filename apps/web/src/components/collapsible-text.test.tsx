@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CollapsibleText } from './collapsible-text';
@@ -12,7 +12,22 @@ function layOut({ content, clamped }: { content: number; clamped: number }) {
   vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(clamped);
 }
 
-afterEach(() => vi.restoreAllMocks());
+/** jsdom has no scrollIntoView: record which elements ask to be scrolled into view. */
+function recordScrolls(): Element[] {
+  const scrolled: Element[] = [];
+  Object.defineProperty(Element.prototype, 'scrollIntoView', {
+    configurable: true,
+    value(this: Element) {
+      scrolled.push(this);
+    },
+  });
+  return scrolled;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  delete (Element.prototype as Partial<Element>).scrollIntoView;
+});
 
 const long = `First line of a long description.\nSecond line.\n\n${'Formwork and rebar. '.repeat(100)}`;
 
@@ -26,6 +41,7 @@ describe('CollapsibleText', () => {
 
   it('clamps text that overflows, and Show more / Show less toggle it with aria-expanded', async () => {
     layOut({ content: 900, clamped: 144 });
+    const scrolled = recordScrolls();
     const user = userEvent.setup();
     render(<CollapsibleText text={long} lines={6} />);
     const more = screen.getByRole('button', { name: 'Show more' });
@@ -38,12 +54,16 @@ describe('CollapsibleText', () => {
     expect(less).toHaveAttribute('aria-expanded', 'true');
     expect(less).toBe(more);
     expect(text).not.toHaveStyle({ overflow: 'hidden' });
+    // Expanding leaves the button where it is: nothing to bring back into view.
+    expect(scrolled).toEqual([]);
 
     await user.click(less);
     expect(screen.getByRole('button', { name: 'Show more' })).toHaveAttribute(
       'aria-expanded',
       'false',
     );
+    // Collapsing moves the button up, maybe out of view: it is scrolled back, once.
+    await waitFor(() => expect(scrolled).toEqual([more]));
   });
 
   it('keeps line breaks and renders markup as text', () => {

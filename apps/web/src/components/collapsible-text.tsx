@@ -50,7 +50,7 @@ export function CollapsibleText({
     setExpanded((was) => !was);
     // Collapsing a long text moves the button up, maybe out of view: bring it back.
     if (expanded)
-      requestAnimationFrame(() => buttonRef.current?.scrollIntoView({ block: 'nearest' }));
+      requestAnimationFrame(() => buttonRef.current?.scrollIntoView?.({ block: 'nearest' }));
   };
 
   return (
