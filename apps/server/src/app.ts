@@ -12,7 +12,12 @@ import type { Database } from './db/database.js';
 import { registerAuth } from './http/auth.js';
 import { LARGE_RESPONSE, registerCompression } from './http/compression.js';
 import { registerErrorHandler } from './http/error-handler.js';
-import { logDestination, loggerOptions, registerRequestLog } from './http/request-log.js';
+import {
+  lazyRequestLogger,
+  logDestination,
+  loggerOptions,
+  registerRequestLog,
+} from './http/request-log.js';
 import { AppError, forbidden } from './errors.js';
 import { refuseEncodedMultipart } from './http/request-body.js';
 import { decodedPath, isApiRequest } from './http/request-path.js';
@@ -74,6 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: loggerOptions(config, destination),
     // Our own one line per request (registerRequestLog), not Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyRequestLogger,
     genReqId: () => randomUUID(),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 256 * 1024,

@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import Fastify from 'fastify';
+import pino from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { api, createTestContext, signedInUser, type TestContext } from '../../test/helpers.js';
-import { loggerOptions, redactUrl } from './request-log.js';
+import { lazyRequestLogger, loggerOptions, redactUrl } from './request-log.js';
 
 let ctx: TestContext;
 let lines: Record<string, unknown>[] = [];
@@ -132,5 +134,82 @@ describe('redactUrl', () => {
     expect(out.url).toBe('/api/invitation/[redacted]');
     expect(out.message).toContain(err.message);
     expect(JSON.stringify(out)).not.toContain('AbCdEfGh123');
+  });
+});
+
+describe('lazyRequestLogger (request.log)', () => {
+  const capture = () => {
+    const written: Record<string, unknown>[] = [];
+    return {
+      written,
+      destination: { write: (line: string) => void written.push(JSON.parse(line)) },
+    };
+  };
+
+  it('makes the pino child only when something logs through it, with the same bindings', () => {
+    const { written, destination } = capture();
+    const parent = pino(
+      loggerOptions({ logLevel: 'info' }, destination) as pino.LoggerOptions,
+      destination,
+    );
+    const child = vi.spyOn(parent, 'child');
+    const log = lazyRequestLogger(parent, { reqId: 'r-1' }, {});
+    expect(log.level).toBe('info');
+    log.debug('below the level');
+    expect(child).toHaveBeenCalledTimes(1);
+    expect(written).toEqual([]);
+
+    const quiet = lazyRequestLogger(parent, { reqId: 'r-2' }, {});
+    expect(quiet.level).toBe('info');
+    expect(child).toHaveBeenCalledTimes(1);
+
+    log.warn({ user: { password: 'hunter2' } }, 'first line');
+    log.error('second line');
+    expect(child).toHaveBeenCalledTimes(1);
+    expect(child).toHaveBeenCalledWith({ reqId: 'r-1' }, {});
+    expect(written).toMatchObject([
+      { level: 40, reqId: 'r-1', msg: 'first line', user: { password: '[redacted]' } },
+      { level: 50, reqId: 'r-1', msg: 'second line' },
+    ]);
+    log.child({ step: 'two' }).info('from a grandchild');
+    expect(written.at(-1)).toMatchObject({ reqId: 'r-1', step: 'two', msg: 'from a grandchild' });
+  });
+
+  it("keeps a route's own log level, read before and set after the child is made", () => {
+    const { written, destination } = capture();
+    const parent = pino(
+      loggerOptions({ logLevel: 'info' }, destination) as pino.LoggerOptions,
+      destination,
+    );
+    const log = lazyRequestLogger(parent, { reqId: 'r-3' }, { level: 'warn' });
+    expect(log.level).toBe('warn');
+    log.info('hidden at warn');
+    expect(written).toEqual([]);
+    log.level = 'debug';
+    log.debug('shown at debug');
+    expect(written).toMatchObject([{ level: 20, reqId: 'r-3', msg: 'shown at debug' }]);
+  });
+
+  it("is Fastify's request.log: a route's line carries the request id and is redacted", async () => {
+    const { written, destination } = capture();
+    const app = Fastify({
+      logger: loggerOptions({ logLevel: 'info' }, destination),
+      childLoggerFactory: lazyRequestLogger,
+      genReqId: () => 'req-42',
+      disableRequestLogging: true,
+    });
+    app.get('/note', (request) => {
+      request.log.warn({ body: { login: { password: 'hunter2' } } }, 'noted');
+      return { ok: true };
+    });
+    try {
+      const res = await app.inject({ method: 'GET', url: '/note' });
+      expect(res.statusCode).toBe(200);
+      expect(written).toMatchObject([
+        { level: 40, reqId: 'req-42', msg: 'noted', body: { login: { password: '[redacted]' } } },
+      ]);
+    } finally {
+      await app.close();
+    }
   });
 });
