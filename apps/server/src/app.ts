@@ -18,6 +18,7 @@ import {
   loggerOptions,
   registerRequestLog,
 } from './http/request-log.js';
+import { endStalledConnections } from './http/stalled-connections.js';
 import { AppError, forbidden } from './errors.js';
 import { refuseEncodedMultipart } from './http/request-body.js';
 import { decodedPath, isApiRequest } from './http/request-path.js';
@@ -84,7 +85,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 256 * 1024,
     requestTimeout: 300_000,
-    connectionTimeout: 310_000,
+    // No socket timeout (Fastify's connectionTimeout re-arms a timer on every read and write):
+    // connections that stall are ended by a periodic check instead (endStalledConnections).
     keepAliveTimeout: 10_000,
     // A HEAD request must never reach the spec's state-changing GETs.
     exposeHeadRoutes: false,
@@ -100,6 +102,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRequestLog(app, config, destination);
   registerErrorHandler(app);
   registerSecurityHeaders(app, config);
+  const stopStalledCheck = endStalledConnections(app.server);
+  app.addHook('onClose', (_instance, done) => {
+    stopStalledCheck();
+    done();
+  });
 
   // The SPA is same-origin; a cross-site request to the API is never legitimate, but for a shared
   // report's public link (`allowCrossSite`), which people open from their mail.
