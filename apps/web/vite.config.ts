@@ -167,9 +167,10 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     exclude: [...configDefaults.exclude, ...webTestsWithOwnModules],
     setupFiles: ['./src/test/setup.ts'],
-    // Whole-app renders with MUI take a few seconds on a busy 2-core machine, and up to 5× that
-    // in CI beside the browser suite; findBy waits up to 10 s (src/test/setup.ts).
-    testTimeout: 30_000,
+    // Whole-app renders with MUI take a few seconds on a busy 2-core machine, and up to 7× that
+    // in CI beside the browser suite (the uploader's first test: 4.3 s alone, over 30 s there on
+    // 2026-11-28); findBy waits up to 10 s (src/test/setup.ts). A limit, not an expectation.
+    testTimeout: 60_000,
     // One file at a time: these tests are CPU-bound (jsdom), so two at once on 2 cores gained
     // 874 -> 750 s in a CI run and timed out a hook (the upload queue's IndexedDB close) there.
     maxWorkers: 1,
