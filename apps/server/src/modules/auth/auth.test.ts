@@ -382,10 +382,13 @@ describe('HTTP basics', () => {
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
       expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
       expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
       expect(res.headers['cache-control']).toBe('no-store');
       // JSON is never a page: nothing may load, run or frame it.
       expect(res.headers['content-security-policy']).toBe(API_CSP);
+      // What a page's scripts may use has nothing to govern in JSON.
+      expect(res.headers).not.toHaveProperty('permissions-policy');
     }
   });
 
@@ -395,6 +398,10 @@ describe('HTTP basics', () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toMatch(/script-src 'self'(;|$)/);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
     expect(res.headers['permissions-policy']).toBe(
       'camera=(self), geolocation=(self), microphone=()',
     );

@@ -107,6 +107,10 @@ function expectPage(res: Awaited<ReturnType<typeof open>>, status: number, messa
     'x-robots-tag': 'noindex, nofollow',
     'x-content-type-options': 'nosniff',
     vary: 'accept',
+    // A page under /api: its address holds the link's token, which no referrer may carry away.
+    'referrer-policy': 'no-referrer',
+    'cross-origin-opener-policy': 'same-origin',
+    'x-frame-options': 'DENY',
   });
   const csp = res.headers['content-security-policy'] as string;
   expect(csp.split('; ')[0]).toBe("default-src 'none'");
@@ -312,6 +316,7 @@ describe('GET /api/report/shared/{token} (public)', () => {
       'cache-control': 'private, no-store',
       'x-content-type-options': 'nosniff',
       'content-security-policy': MEDIA_CSP,
+      'referrer-policy': 'no-referrer',
     });
     const other = await open(b.path);
     expect(other.rawPayload.equals(pdfB)).toBe(true);
