@@ -59,10 +59,11 @@ export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
  * Strict headers on every response: the page's CSP on the web app, `API_CSP` on `/api`, where
  * answers are also never cached unless a route says so.
  *
- * Each header costs every answer about 5% of a small call's throughput (measured on
- * `/api/health`: Fastify adds them to the reply one by one, and Node validates each), so `/api`
- * answers leave out the one that only governs what a page may use (camera, location), which a
- * JSON answer under `API_CSP` cannot.
+ * Headers cost every answer by their count (Fastify adds them to the reply one by one, and Node
+ * validates each: about 5% of a bare hello's throughput each), so `/api` answers leave out the
+ * one that only governs what a page may use (camera, location), which a JSON answer under
+ * `API_CSP` cannot. Leaving out the referrer and opener policies too measured no gain on
+ * `/api/health` (bench/README.md, "Health, third pass"), so they stay.
  */
 export function registerSecurityHeaders(app: FastifyInstance, config: Config): void {
   // Built once; a synchronous hook sets them in one call (this runs on every response).
