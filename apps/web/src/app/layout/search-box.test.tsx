@@ -1,6 +1,6 @@
 import { searchLimits, type Profile, type SearchResponse } from '@sitelog/shared';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { makeProject } from '@/features/projects/test/make-project';
 import { makeReport } from '@/features/search/test/make-report';
 import { makeUpload } from '@/features/uploads/test/upload-fixtures';
@@ -81,6 +81,16 @@ describe('top bar search: type-ahead', () => {
     expect(server.callsTo('GET /api/search')).toHaveLength(0);
     expect(input).toHaveAttribute('aria-expanded', 'false');
 
+    // The box says expanded in the same change of the page that shows the list, never after it.
+    const collapsedWithList: string[] = [];
+    const observer = new MutationObserver(() => {
+      const shown = document.querySelector('[role="listbox"]');
+      if (shown && input.getAttribute('aria-expanded') !== 'true')
+        collapsedWithList.push(String(input.getAttribute('aria-expanded')));
+    });
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+    onTestFinished(() => observer.disconnect());
+
     // Three more keys within the pause: one request, for the whole word.
     fireEvent.change(input, { target: { value: 're' } });
     fireEvent.change(input, { target: { value: 'reb' } });
@@ -95,6 +105,7 @@ describe('top bar search: type-ahead', () => {
     });
     expect(input).toHaveAttribute('aria-expanded', 'true');
     expect(input).toHaveAttribute('aria-controls', list.id);
+    expect(collapsedWithList).toEqual([]);
 
     // Sections in order, each with its matches, the words marked; then "See all results".
     const groups = within(list).getAllByRole('group');

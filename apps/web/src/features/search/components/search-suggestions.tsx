@@ -240,10 +240,12 @@ export function SearchSuggestions({
   const offline = !online && (data === undefined || waiting);
   const showList = data !== undefined && !isEmpty(data) && !result.isError && !offline;
 
-  useEffect(() => {
+  // The box's aria-expanded follows the list in the same commit (a layout effect): a passive
+  // effect left a frame in which the list was shown and the box still said collapsed.
+  useLayoutEffect(() => {
     onExpandedChange(showList);
   }, [showList, onExpandedChange]);
-  useEffect(() => () => onExpandedChange(false), [onExpandedChange]);
+  useLayoutEffect(() => () => onExpandedChange(false), [onExpandedChange]);
   const onChoose = useCallback(
     (target: SuggestionTarget) => {
       if (target.kind === 'project') void navigate(paths.project(target.project.id));
