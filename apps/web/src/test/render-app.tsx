@@ -3,7 +3,7 @@ import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { AppProviders } from '@/app/providers';
-import { createQueryClient } from '@/app/query-client';
+import { testQueryClient } from '@/test/query-client';
 import { routes } from '@/app/router';
 import { storeSession } from './fixtures';
 import { mockApi, type MockRoutes } from './mock-api';
@@ -44,7 +44,7 @@ export function renderApp(path: string, { signedInAs, api = {} }: RenderAppOptio
     ...api,
   });
   const router = createMemoryRouter(routes, { initialEntries: [path] });
-  const queryClient = createQueryClient();
+  const queryClient = testQueryClient();
   const user = userEvent.setup();
   const view = render(
     <AppProviders queryClient={queryClient}>

@@ -2,7 +2,7 @@ import { act, render, screen } from '@testing-library/react';
 import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '@/app/providers';
-import { createQueryClient } from '@/app/query-client';
+import { testQueryClient } from '@/test/query-client';
 import { RouteErrorBoundary } from './route-error-page';
 
 function Broken(): never {
@@ -28,7 +28,7 @@ describe('route error boundary', () => {
     ]);
     await act(() => router.navigate('/broken'));
     render(
-      <AppProviders queryClient={createQueryClient()}>
+      <AppProviders queryClient={testQueryClient()}>
         <RouterProvider router={router} />
       </AppProviders>,
     );

@@ -2,7 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import { createQueryClient } from '@/app/query-client';
+import { testQueryClient } from '@/test/query-client';
 import { TOKEN_KEY } from '@/lib/session';
 import { jsonError, mockApi, type MockRoutes } from '@/test/mock-api';
 import { member, renderApp, storeSession } from '@/test/render-app';
@@ -15,7 +15,7 @@ function renderForm(routes: MockRoutes = {}) {
   const server = mockApi({ [ROUTE]: { body: { ok: true } }, ...routes });
   const user = userEvent.setup();
   render(
-    <QueryClientProvider client={createQueryClient()}>
+    <QueryClientProvider client={testQueryClient()}>
       <ChangePasswordForm email={member.email} />
     </QueryClientProvider>,
   );

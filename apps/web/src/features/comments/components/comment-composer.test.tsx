@@ -3,7 +3,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { AppProviders } from '@/app/providers';
-import { createQueryClient } from '@/app/query-client';
+import { testQueryClient } from '@/test/query-client';
 import { mockApi, type MockRequest, type MockResponse } from '@/test/mock-api';
 import { CommentComposer } from './comment-composer';
 
@@ -31,7 +31,7 @@ function renderComposer() {
     'GET /api/upload/7/comments': { body: { comments: [], count: 0, next: null } },
   });
   render(
-    <AppProviders queryClient={createQueryClient()}>
+    <AppProviders queryClient={testQueryClient()}>
       <CommentComposer uploadId={7} />
     </AppProviders>,
   );

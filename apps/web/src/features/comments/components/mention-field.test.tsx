@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { AppProviders } from '@/app/providers';
-import { createQueryClient } from '@/app/query-client';
+import { testQueryClient } from '@/test/query-client';
 import { mockApi } from '@/test/mock-api';
 import { MentionField } from './mention-field';
 
@@ -18,7 +18,7 @@ function renderField() {
     );
   }
   render(
-    <AppProviders queryClient={createQueryClient()}>
+    <AppProviders queryClient={testQueryClient()}>
       <Harness />
     </AppProviders>,
   );

@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createQueryClient } from '@/app/query-client';
+import { testQueryClient } from '@/test/query-client';
 import { mockApi } from '@/test/mock-api';
 import { PhotoLocationMap } from './photo-location-map';
 
@@ -21,7 +21,7 @@ beforeEach(() => {
 
 function renderMap(ui: React.ReactNode) {
   const server = mockApi({ 'GET /api/config': { body: config } });
-  render(<QueryClientProvider client={createQueryClient()}>{ui}</QueryClientProvider>);
+  render(<QueryClientProvider client={testQueryClient()}>{ui}</QueryClientProvider>);
   return server;
 }
 

@@ -4,7 +4,7 @@ import { tagLimits } from '@sitelog/shared';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { AppProviders } from '@/app/providers';
-import { createQueryClient } from '@/app/query-client';
+import { testQueryClient } from '@/test/query-client';
 import { mockApi } from '@/test/mock-api';
 import { addTags, TagInput } from './tag-input';
 
@@ -29,7 +29,7 @@ function renderTagInput(initial: string[] = []) {
     );
   }
   render(
-    <AppProviders queryClient={createQueryClient()}>
+    <AppProviders queryClient={testQueryClient()}>
       <Harness />
     </AppProviders>,
   );

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { AppProviders } from '@/app/providers';
-import { createQueryClient } from '@/app/query-client';
+import { testQueryClient } from '@/test/query-client';
 import { mockApi } from '@/test/mock-api';
 import { member, storeSession } from '@/test/render-app';
 import { makeUpload } from '../test/upload-fixtures';
@@ -15,7 +15,7 @@ function renderSection(element: ReactNode) {
   storeSession(member);
   const router = createMemoryRouter([{ path: '*', element }]);
   render(
-    <AppProviders queryClient={createQueryClient()}>
+    <AppProviders queryClient={testQueryClient()}>
       <RouterProvider router={router} />
     </AppProviders>,
   );

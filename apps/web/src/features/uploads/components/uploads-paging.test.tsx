@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { AppProviders } from '@/app/providers';
-import { createQueryClient } from '@/app/query-client';
+import { testQueryClient } from '@/test/query-client';
 import { jsonError, mockApi, type MockRequest } from '@/test/mock-api';
 import { member, storeSession } from '@/test/render-app';
 import { FEED_PAGE_SIZE } from '../api/feed-pages';
@@ -16,7 +16,7 @@ function renderSection(element: ReactNode) {
   storeSession(member);
   const router = createMemoryRouter([{ path: '*', element }]);
   render(
-    <AppProviders queryClient={createQueryClient()}>
+    <AppProviders queryClient={testQueryClient()}>
       <RouterProvider router={router} />
     </AppProviders>,
   );

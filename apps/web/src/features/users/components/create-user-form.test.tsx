@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { createQueryClient } from '@/app/query-client';
+import { testQueryClient } from '@/test/query-client';
 import { jsonError, mockApi, type MockRoutes } from '@/test/mock-api';
 import { admin, storeSession } from '@/test/render-app';
 import { CreateUserForm } from './create-user-form';
@@ -16,7 +16,7 @@ async function renderForm(routes: MockRoutes = {}) {
   const server = mockApi(routes);
   const user = userEvent.setup();
   render(
-    <QueryClientProvider client={createQueryClient()}>
+    <QueryClientProvider client={testQueryClient()}>
       <CreateUserForm />
     </QueryClientProvider>,
   );
