@@ -1,7 +1,9 @@
 import '@testing-library/jest-dom/vitest';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { cleanup, configure } from '@testing-library/react';
+import { __unsafe_useEmotionCache, type EmotionCache } from '@emotion/react';
+import { cleanup, configure, render } from '@testing-library/react';
+import { createElement } from 'react';
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { preloadAllPages } from '@/app/lazy-page';
 import '@/app/router';
@@ -49,10 +51,35 @@ beforeEach(async () => {
   globalThis.indexedDB = new IDBFactory();
 });
 
+/**
+ * The styles MUI's components insert (Emotion's default cache: a <style> per rule in the head).
+ * The files share one document (isolate: false), so without a reset they pile up, over 2,000
+ * after four files, and jsdom's getComputedStyle, which matches every rule each time it is
+ * called (MUI's TextareaAutosize calls it on each render, Testing Library's role and name
+ * queries on each element), grew slower with every file. After each test they are removed and
+ * the cache forgets them, so the next render inserts its own, as on a freshly opened page.
+ */
+let emotionCache: EmotionCache | null = null;
+if (hasDom) {
+  const CaptureCache = () => {
+    emotionCache = __unsafe_useEmotionCache();
+    return null;
+  };
+  render(createElement(CaptureCache));
+  cleanup();
+}
+
+function resetEmotionStyles() {
+  if (!emotionCache) return;
+  emotionCache.sheet.flush();
+  emotionCache.inserted = {};
+}
+
 afterEach(() => {
   stopUploadQueue();
   if (hasDom) {
     cleanup();
+    resetEmotionStyles();
     window.localStorage.clear();
   }
   vi.unstubAllGlobals();
