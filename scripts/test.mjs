@@ -87,9 +87,12 @@ function vitest(...projects) {
  * of the group print their output when they end.
  *
  * The web tests run beside the build and the browser suite: the browser suite waits on the
- * browser, the server and its own timeouts most of the time (about half a core on average, 51%
- * over 12 minutes here), and the web tests keep one core busy (jsdom, one file at a time). Web
- * tests, build and browser suite took 1,108 s one after the other here, and 862 s side by side.
+ * browser, the server and its own timeouts part of the time (about 1.4 cores with Chromium's
+ * processes counted, 2026-11-28), and the web tests keep one core busy (jsdom, one file at a
+ * time). Web tests, build and browser suite took 1,108 s one after the other here, and 862 s
+ * side by side. Chromium raises its browser and GPU processes' priority, so the web tests,
+ * beside it, end last (README, "The web tests and the browser suite share the machine's two
+ * cores").
  */
 const suites = [
   { name: 'typecheck', together: 'checks', cmd: 'npm', args: ['run', 'typecheck'] },
