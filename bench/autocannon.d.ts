@@ -17,6 +17,8 @@ declare module 'autocannon' {
     amount?: number;
     /** Seconds a request may take before it counts as a timeout (10 when absent). */
     timeout?: number;
+    /** Milliseconds between samples (1,000 when absent); a run stops only at a sample. */
+    sampleInt?: number;
   }
   interface Histogram {
     average: number;

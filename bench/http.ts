@@ -107,7 +107,9 @@ export function pinning(): Pinning {
     return {
       server: ['taskset', '-c', '0'],
       load: ['taskset', '-c', '1'],
-      note: `${cores} cores: app and hello pinned to CPU 0, load (autocannon) to CPU 1`,
+      note:
+        `${cores} cores: app and hello pinned to CPU 0 (once started), load (autocannon) to ` +
+        'CPU 1',
     };
   return {
     server: [],
@@ -223,8 +225,10 @@ export interface Server {
 }
 
 /**
- * Starts `args` (after the pinning prefix) with stdout and stderr to `logFile`, and waits until
- * every pattern has appeared in it; the first match group of the first pattern is the port.
+ * Starts `args` with stdout and stderr to `logFile`, and waits until every pattern has appeared
+ * in it; the first match group of the first pattern is the port. A pinning prefix
+ * (`taskset -c N`) is applied once the server is ready, to all its threads: its start (the
+ * app's imports and gazetteer, seconds of CPU with nothing measured yet) may use both cores.
  */
 export async function startServer(
   prefix: string[],
@@ -234,7 +238,8 @@ export async function startServer(
   patterns: RegExp[],
 ): Promise<Server> {
   const fd = openSync(logFile, 'a');
-  const command = [...prefix, process.execPath, ...args];
+  const pinAfterStart = prefix[0] === 'taskset' && prefix[1] === '-c' ? prefix[2] : undefined;
+  const command = [...(pinAfterStart ? [] : prefix), process.execPath, ...args];
   const child = spawn(command[0] ?? process.execPath, command.slice(1), {
     cwd: root,
     env,
@@ -247,6 +252,13 @@ export async function startServer(
     const log = readFileSync(logFile, 'utf8');
     const port = patterns[0]?.exec(log)?.[1];
     if (port && patterns.every((pattern) => pattern.test(log))) {
+      if (pinAfterStart && child.pid !== undefined) {
+        const pinned = spawnSync('taskset', ['-a', '-p', '-c', pinAfterStart, String(child.pid)]);
+        if (pinned.status !== 0) {
+          child.kill('SIGKILL');
+          throw new Error(`taskset could not pin ${args.join(' ')}: ${String(pinned.stderr)}`);
+        }
+      }
       return {
         port: Number(port),
         process: child,
