@@ -86,13 +86,13 @@ function vitest(...projects) {
  * other (the browser suite needs the build). A suite marked `live` prints as it runs; the others
  * of the group print their output when they end.
  *
- * The web tests run beside the build and the browser suite: the browser suite waits on the
- * browser, the server and its own timeouts part of the time (about 1.4 cores with Chromium's
- * processes counted, 2026-11-28), and the web tests keep one core busy (jsdom, one file at a
- * time). Web tests, build and browser suite took 1,108 s one after the other here, and 862 s
- * side by side. Chromium raises its browser and GPU processes' priority, so the web tests,
- * beside it, end last (README, "The web tests and the browser suite share the machine's two
- * cores").
+ * The web tests, then the cluster suite, run beside the build and the browser suite. The browser
+ * suite waits on the browser, the server and its own timeouts part of the time (about 1.4 cores
+ * with Chromium's processes counted, 2026-11-28), and the web tests keep one core busy (jsdom,
+ * one file at a time). Web tests, build and browser suite took 1,108 s one after the other here,
+ * and 862 s side by side. In the CI run of d6d43f7 the web tests ended at 627 s and the browser
+ * suite at 1,064 s, so the cluster suite (100 s alone) takes the web tests' lane after them
+ * (README, "The web tests and the browser suite share the machine's two cores").
  */
 const suites = [
   { name: 'typecheck', together: 'checks', cmd: 'npm', args: ['run', 'typecheck'] },
@@ -121,6 +121,7 @@ const suites = [
   {
     name: 'web',
     together: 'web+browser',
+    lane: 'web',
     label: 'web component tests',
     ...vitest('web', 'web-own-modules'),
   },
@@ -147,8 +148,11 @@ const suites = [
   {
     // Several instances behind nginx on one PostgreSQL database and one bucket (issue 17):
     // sessions, limits, media links, the sweeper's leader, seeding, and the fault tests.
-    // `npm run test:cluster` runs the long forms (CLUSTER_FULL=1).
+    // `npm run test:cluster` runs the long forms (CLUSTER_FULL=1). It runs after the web tests,
+    // beside the browser suite's last minutes, when the web tests have left a core to it.
     name: 'cluster',
+    together: 'web+browser',
+    lane: 'web',
     label: 'cluster suite (nginx, 2 instances, PostgreSQL, S3)',
     ...vitest('cluster'),
     skip: () => clusterProblem(),
