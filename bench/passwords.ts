@@ -19,7 +19,7 @@ const inputs = {
   'passphrase 40 chars': 'copper lantern drifts over quiet harbour',
 };
 
-passwordProblem('warm up the estimator', owner);
+await passwordProblem('warm up the estimator', owner);
 console.log('input                 policy ms   argon2id ms   ratio');
 for (const [label, password] of Object.entries(inputs)) {
   const r = await compare(

@@ -1,18 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  type GetObjectCommandOutput,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type * as S3Sdk from '@aws-sdk/client-s3';
+import type { GetObjectCommandOutput, S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
+import type { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../../config.js';
 import { attachmentDisposition, contentTypeForKey } from '../media-types.js';
 import { s3FailureReason, StorageError } from './storage-error.js';
@@ -64,6 +55,28 @@ function isDroppedConnection(err: unknown): boolean {
   return code === 'ECONNRESET' || code === 'EPIPE' || message === 'socket hang up';
 }
 
+/** The AWS SDK's S3 client and presigner. */
+type Sdk = typeof S3Sdk & { getSignedUrl: typeof getSignedUrl };
+
+/**
+ * The SDK, imported when the first bucket storage is used: its modules cost ~0.2 s to load, which
+ * a server on local disk (the default, and most test files) need not pay at start.
+ */
+let sdkLoad: Promise<Sdk> | null = null;
+function loadSdk(): Promise<Sdk> {
+  sdkLoad ??= Promise.all([
+    import('@aws-sdk/client-s3'),
+    import('@aws-sdk/s3-request-presigner'),
+  ]).then(
+    ([s3, presigner]) => ({ ...s3, getSignedUrl: presigner.getSignedUrl }),
+    (err: unknown) => {
+      sdkLoad = null;
+      throw err;
+    },
+  );
+  return sdkLoad;
+}
+
 /** An outage (or a full backend) becomes a StorageError the uploads module can answer. */
 function throwS3Error(err: unknown): never {
   const reason = s3FailureReason(err);
@@ -99,28 +112,35 @@ export function createS3Storage(
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   };
-  const client = new S3Client({
-    ...options,
-    maxAttempts: timeouts.maxAttempts,
-    requestHandler: {
-      connectionTimeout: timeouts.connectionTimeoutMs,
-      socketTimeout: timeouts.socketTimeoutMs,
-    },
-  });
-  // Its own client, without retries and with short timeouts (the SDK sets those per client).
-  const checkClient = new S3Client({
-    ...options,
-    maxAttempts: 1,
-    requestHandler: { connectionTimeout: CHECK_TIMEOUT_MS, socketTimeout: CHECK_TIMEOUT_MS },
-  });
+  /** The SDK and the two clients, made on first use. */
+  let clients: Promise<{ sdk: Sdk; client: S3Client; checkClient: S3Client }> | null = null;
+  const connect = () =>
+    (clients ??= loadSdk().then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        ...options,
+        maxAttempts: timeouts.maxAttempts,
+        requestHandler: {
+          connectionTimeout: timeouts.connectionTimeoutMs,
+          socketTimeout: timeouts.socketTimeoutMs,
+        },
+      }),
+      // Its own client, without retries and with short timeouts (the SDK sets those per client).
+      checkClient: new sdk.S3Client({
+        ...options,
+        maxAttempts: 1,
+        requestHandler: { connectionTimeout: CHECK_TIMEOUT_MS, socketTimeout: CHECK_TIMEOUT_MS },
+      }),
+    })));
   const Bucket = config.bucket;
   /** A request whose outage surfaces as a StorageError. */
   const checked = <T>(request: Promise<T>): Promise<T> => request.catch(throwS3Error);
 
   async function getObject(key: string): Promise<GetObjectCommandOutput | null> {
     assertValidKey(key);
+    const { sdk, client } = await connect();
     try {
-      return await client.send(new GetObjectCommand({ Bucket, Key: key }));
+      return await client.send(new sdk.GetObjectCommand({ Bucket, Key: key }));
     } catch (err) {
       if (isNotFound(err)) return null;
       throwS3Error(err);
@@ -132,10 +152,11 @@ export function createS3Storage(
 
     async put(key, source, contentType) {
       assertValidKey(key);
+      const { sdk, client } = await connect();
       if (Buffer.isBuffer(source)) {
         await checked(
           client.send(
-            new PutObjectCommand({ Bucket, Key: key, Body: source, ContentType: contentType }),
+            new sdk.PutObjectCommand({ Bucket, Key: key, Body: source, ContentType: contentType }),
           ),
         );
         return;
@@ -149,7 +170,7 @@ export function createS3Storage(
         const body = createReadStream(source.filePath);
         try {
           await client.send(
-            new PutObjectCommand({
+            new sdk.PutObjectCommand({
               Bucket,
               Key: key,
               Body: body,
@@ -190,8 +211,9 @@ export function createS3Storage(
 
     async stat(key) {
       assertValidKey(key);
+      const { sdk, client } = await connect();
       try {
-        const head = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+        const head = await client.send(new sdk.HeadObjectCommand({ Bucket, Key: key }));
         return { size: head.ContentLength ?? 0 };
       } catch (err) {
         if (isNotFound(err)) return null;
@@ -201,14 +223,16 @@ export function createS3Storage(
 
     async delete(key) {
       assertValidKey(key);
-      await checked(client.send(new DeleteObjectCommand({ Bucket, Key: key })));
+      const { sdk, client } = await connect();
+      await checked(client.send(new sdk.DeleteObjectCommand({ Bucket, Key: key })));
     },
 
     async *list(prefix): AsyncGenerator<StoredObjectInfo> {
+      const { sdk, client } = await connect();
       let ContinuationToken: string | undefined;
       do {
         const page = await checked(
-          client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken })),
+          client.send(new sdk.ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken })),
         );
         for (const item of page.Contents ?? []) {
           if (!item.Key) continue;
@@ -224,7 +248,8 @@ export function createS3Storage(
 
     async presignedGetUrl(key, options) {
       assertValidKey(key);
-      const command = new GetObjectCommand({
+      const { sdk, client } = await connect();
+      const command = new sdk.GetObjectCommand({
         Bucket,
         Key: key,
         ResponseContentType: options.contentType,
@@ -233,7 +258,7 @@ export function createS3Storage(
           ? { ResponseContentDisposition: attachmentDisposition(options.downloadName) }
           : {}),
       });
-      return getSignedUrl(client, command, {
+      return sdk.getSignedUrl(client, command, {
         signingDate: options.signingDate,
         expiresIn: Math.min(MAX_PRESIGN_SECONDS, Math.max(1, Math.floor(options.expiresInSeconds))),
       });
@@ -241,7 +266,8 @@ export function createS3Storage(
 
     async check() {
       try {
-        await checkClient.send(new HeadBucketCommand({ Bucket }), {
+        const { sdk, checkClient } = await connect();
+        await checkClient.send(new sdk.HeadBucketCommand({ Bucket }), {
           abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
         });
       } catch (err) {
@@ -251,8 +277,10 @@ export function createS3Storage(
     },
 
     async close() {
-      client.destroy();
-      checkClient.destroy();
+      // Nothing to close when no request was ever made (or the SDK could not load).
+      const made = await clients?.catch(() => null);
+      made?.client.destroy();
+      made?.checkClient.destroy();
     },
   };
 }

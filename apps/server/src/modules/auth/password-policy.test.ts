@@ -101,12 +101,12 @@ describe('well-known passwords', () => {
     expect(current).toBe(user.password);
   });
 
-  it("gives the estimator's warning and advice as the reason", () => {
-    expect(passwordProblem('password1', owner)).toBe(
+  it("gives the estimator's warning and advice as the reason", async () => {
+    expect(await passwordProblem('password1', owner)).toBe(
       'That password is too common or too easy to guess. This is a commonly used password. ' +
         'Add more words that are less common.',
     );
-    expect(passwordProblem('aaaaaaaaaaaa', owner)).toMatch(/Repeated characters like "aaa"/);
+    expect(await passwordProblem('aaaaaaaaaaaa', owner)).toMatch(/Repeated characters like "aaa"/);
   });
 });
 
@@ -126,25 +126,25 @@ describe('passphrases and the other rules', () => {
     ['the first name', 'nora gravel trucks'],
     ['the last name', 'gravel NEWTON trucks'],
     ['the email name', 'my nora trucks at dawn'],
-  ])('still refuses a strong-looking password holding %s', (_label, password) => {
-    expect(passwordProblem(password, owner)).toBe(
+  ])('still refuses a strong-looking password holding %s', async (_label, password) => {
+    expect(await passwordProblem(password, owner)).toBe(
       'The password must not contain your name or email.',
     );
   });
 
-  it("counts the company's email domain and the app's name as guessable", () => {
+  it("counts the company's email domain and the app's name as guessable", async () => {
     // Both are strong to a generic estimator; to someone attacking this install they are not.
     for (const password of ['acme-builders-2025', 'sitelog2025!'])
-      expect(passwordProblem(password, owner)).toBe(
+      expect(await passwordProblem(password, owner)).toBe(
         'That password is too common or too easy to guess. ' +
           'There should not be any personal or page related data. ' +
           'Add more words that are less common.',
       );
   });
 
-  it('keeps the length limits', () => {
-    expect(passwordProblem('Kx7!p2L', owner)).toBe('Password must be at least 8 characters.');
-    expect(passwordProblem('x'.repeat(257), owner)).toBe(
+  it('keeps the length limits', async () => {
+    expect(await passwordProblem('Kx7!p2L', owner)).toBe('Password must be at least 8 characters.');
+    expect(await passwordProblem('x'.repeat(257), owner)).toBe(
       'Password must be at most 256 characters.',
     );
   });
@@ -154,15 +154,15 @@ describe('the cost of a check', () => {
   // zxcvbn's l33t matching grows with the input; uncapped, a random 256-character password took
   // seconds of CPU on the request thread. The estimator sees only the first STRENGTH_INPUT_MAX
   // characters (its cost is measured in bench/passwords.ts, not here).
-  it('judges a long password by its first characters only', () => {
+  it('judges a long password by its first characters only', async () => {
     const strongHead = 'copper lantern drifts over quiet harbour at dawn, '.padEnd(
       STRENGTH_INPUT_MAX,
       'x',
     );
     const weakHead = 'password'.repeat(STRENGTH_INPUT_MAX / 8);
     const randomTail = 'aB3$!q9Z'.repeat(24);
-    expect(passwordProblem(strongHead + 'a'.repeat(150), owner)).toBeNull();
-    expect(passwordProblem(strongHead + randomTail, owner)).toBeNull();
-    expect(passwordProblem(weakHead + randomTail, owner)).toMatch(/too common/);
+    expect(await passwordProblem(strongHead + 'a'.repeat(150), owner)).toBeNull();
+    expect(await passwordProblem(strongHead + randomTail, owner)).toBeNull();
+    expect(await passwordProblem(weakHead + randomTail, owner)).toMatch(/too common/);
   });
 });

@@ -36,7 +36,7 @@ export async function changePassword(
 
   if (input.next === input.current)
     throw badRequest('The new password must be different from the current one.', 'same_password');
-  const problem = passwordProblem(input.next, user);
+  const problem = await passwordProblem(input.next, user);
   if (problem) throw badRequest(problem, 'weak_password');
 
   const newHash = await hashPassword(input.next);

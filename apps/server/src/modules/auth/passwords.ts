@@ -5,8 +5,6 @@ import {
   type PasswordOwner,
   type PasswordPolicy,
 } from '@sitelog/shared/password-policy';
-import * as zxcvbnCommon from '@zxcvbn-ts/language-common';
-import * as zxcvbnEn from '@zxcvbn-ts/language-en';
 
 // OWASP's argon2id baseline: 19 MiB, t=2, p=1. (algorithm 2 = Argon2id; the enum is a const enum.)
 const options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
@@ -43,11 +41,29 @@ export async function verifyPassword(
  * and word lists (see `@sitelog/shared/password-policy`). Answers the reason for a refusal, shown
  * to the user as is, or null when the password is accepted.
  */
-export function passwordProblem(password: string, owner: PasswordOwner): string | null {
-  // Built on first use: ranking the ~240,000 words takes a few hundred ms, which a
-  // server that never sets a password need not pay at start.
-  policy ??= createPasswordPolicy({ common: zxcvbnCommon, en: zxcvbnEn, limits });
-  return policy(password, owner).problem;
+export async function passwordProblem(
+  password: string,
+  owner: PasswordOwner,
+): Promise<string | null> {
+  return (await passwordPolicy())(password, owner).problem;
 }
 
-let policy: PasswordPolicy | null = null;
+/**
+ * Built on first use: loading zxcvbn's dictionaries (~0.25 s) and ranking their ~240,000 words
+ * (a few hundred ms more) is not paid at start by a server, or a test file, that never sets a
+ * password.
+ */
+let policy: Promise<PasswordPolicy> | null = null;
+function passwordPolicy(): Promise<PasswordPolicy> {
+  policy ??= Promise.all([
+    import('@zxcvbn-ts/language-common'),
+    import('@zxcvbn-ts/language-en'),
+  ]).then(
+    ([common, en]) => createPasswordPolicy({ common, en, limits }),
+    (err: unknown) => {
+      policy = null;
+      throw err;
+    },
+  );
+  return policy;
+}

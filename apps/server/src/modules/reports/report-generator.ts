@@ -20,7 +20,7 @@ import { isNoSpaceError, throwDiskError } from '../../media/storage/storage-erro
 import { removeFile } from '../../media/temp-files.js';
 import { recordReportCreated } from '../events/events.service.js';
 import { findNearestPlace } from '../places/places.service.js';
-import { renderReportPdf, type ReportPdfCover, type ReportPdfPhoto } from './report-pdf.js';
+import type { renderReportPdf, ReportPdfCover, ReportPdfPhoto } from './report-pdf.js';
 import * as repo from './reports.repository.js';
 
 /** Suffix of a PDF being written; the media sweeper removes stale files of the temp folder. */
@@ -48,6 +48,22 @@ export interface ReportGeneratorDeps {
   render?: typeof renderReportPdf;
   /** The place name printed beside a photo's GPS; the places service's nearest place unless given. */
   placeName?: (latitude: number, longitude: number) => Promise<string | null>;
+}
+
+/**
+ * The PDF renderer, imported on the first report: pdfkit and fontkit cost ~0.3 s to load, which
+ * a server (or a test file) that makes no report need not pay at start.
+ */
+let renderer: Promise<typeof renderReportPdf> | null = null;
+function loadRenderer(): Promise<typeof renderReportPdf> {
+  renderer ??= import('./report-pdf.js').then(
+    (module) => module.renderReportPdf,
+    (err: unknown) => {
+      renderer = null;
+      throw err;
+    },
+  );
+  return renderer;
 }
 
 /** A failure whose message is for the report's reader (`reports.error`), not a stack. */
@@ -315,7 +331,8 @@ export async function generateReport(
     const out = createWriteStream(tempPath, { flags: 'wx', mode: 0o600 });
     let pages: number;
     try {
-      ({ pages } = await (deps.render ?? renderReportPdf)({
+      const render = deps.render ?? (await loadRenderer());
+      ({ pages } = await render({
         cover,
         layout: report.layout as 1 | 2 | 4,
         photos: photosToPrint(deps, rows, hashes, job, signal),

@@ -179,7 +179,7 @@ export async function acceptInvitation(
   input: { password: string; ip: string },
 ): Promise<LoginResponse> {
   const link = await workingLink(deps, token, input.ip);
-  const problem = passwordProblem(input.password, link);
+  const problem = await passwordProblem(input.password, link);
   if (problem) throw badRequest(problem, 'weak_password');
   const passwordHash = await hashPassword(input.password);
 

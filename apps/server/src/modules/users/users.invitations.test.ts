@@ -359,7 +359,7 @@ describe('POST /api/invitation/{token}/accept', () => {
       expect(res.statusCode, weak).toBe(400);
       const body = res.json<ErrorBody>();
       // The same words the policy (and every other password form) gives.
-      const expected = passwordProblem(weak, owner);
+      const expected = await passwordProblem(weak, owner);
       expect(expected).not.toBeNull();
       expect(body.message).toBe(expected);
     }

@@ -86,7 +86,7 @@ export async function createAccount(
   const email = normalizeEmail(account.email);
   let passwordHash: string;
   if ('password' in secret) {
-    const problem = passwordProblem(secret.password, { ...account, email });
+    const problem = await passwordProblem(secret.password, { ...account, email });
     if (problem) throw badRequest(problem, 'weak_password');
     if (await repo.emailExists(db, email)) throw conflict(EMAIL_TAKEN, 'email_taken');
     passwordHash = await hashPassword(secret.password);
