@@ -112,26 +112,32 @@ export function createS3Storage(
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   };
-  /** The SDK and the two clients, made on first use. */
+  /** The SDK and the two clients, made on first use (tried again on the next if it failed). */
   let clients: Promise<{ sdk: Sdk; client: S3Client; checkClient: S3Client }> | null = null;
   const connect = () =>
-    (clients ??= loadSdk().then((sdk) => ({
-      sdk,
-      client: new sdk.S3Client({
-        ...options,
-        maxAttempts: timeouts.maxAttempts,
-        requestHandler: {
-          connectionTimeout: timeouts.connectionTimeoutMs,
-          socketTimeout: timeouts.socketTimeoutMs,
-        },
+    (clients ??= loadSdk().then(
+      (sdk) => ({
+        sdk,
+        client: new sdk.S3Client({
+          ...options,
+          maxAttempts: timeouts.maxAttempts,
+          requestHandler: {
+            connectionTimeout: timeouts.connectionTimeoutMs,
+            socketTimeout: timeouts.socketTimeoutMs,
+          },
+        }),
+        // Its own client, without retries and with short timeouts (the SDK sets those per client).
+        checkClient: new sdk.S3Client({
+          ...options,
+          maxAttempts: 1,
+          requestHandler: { connectionTimeout: CHECK_TIMEOUT_MS, socketTimeout: CHECK_TIMEOUT_MS },
+        }),
       }),
-      // Its own client, without retries and with short timeouts (the SDK sets those per client).
-      checkClient: new sdk.S3Client({
-        ...options,
-        maxAttempts: 1,
-        requestHandler: { connectionTimeout: CHECK_TIMEOUT_MS, socketTimeout: CHECK_TIMEOUT_MS },
-      }),
-    })));
+      (err: unknown) => {
+        clients = null;
+        throw err;
+      },
+    ));
   const Bucket = config.bucket;
   /** A request whose outage surfaces as a StorageError. */
   const checked = <T>(request: Promise<T>): Promise<T> => request.catch(throwS3Error);
