@@ -21,6 +21,7 @@ describe('server import zones', { timeout: 60_000 }, () => {
     ['db imports a module', 'apps/server/src/db/schema.ts', '../modules/users/users.service.js'],
     ['db imports media', 'apps/server/src/db/schema.ts', '../media/links.js'],
     ['config imports db', 'apps/server/src/config.ts', './db/database.js'],
+    ['load-once imports media', 'apps/server/src/load-once.ts', './media/links.js'],
     ['media imports a module', 'apps/server/src/media/links.ts', '../modules/auth/auth.service.js'],
     [
       "a module imports another module's repository",

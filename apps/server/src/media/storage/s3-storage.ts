@@ -2,9 +2,10 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type * as S3Sdk from '@aws-sdk/client-s3';
-import type { GetObjectCommandOutput, S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
+import type { GetObjectCommandOutput, S3ClientConfig } from '@aws-sdk/client-s3';
 import type { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../../config.js';
+import { loadOnce } from '../../load-once.js';
 import { attachmentDisposition, contentTypeForKey } from '../media-types.js';
 import { s3FailureReason, StorageError } from './storage-error.js';
 import { assertValidKey, type Storage, type StoredObjectInfo } from './storage.js';
@@ -62,20 +63,13 @@ type Sdk = typeof S3Sdk & { getSignedUrl: typeof getSignedUrl };
  * The SDK, imported when the first bucket storage is used: its modules cost ~0.2 s to load, which
  * a server on local disk (the default, and most test files) need not pay at start.
  */
-let sdkLoad: Promise<Sdk> | null = null;
-function loadSdk(): Promise<Sdk> {
-  sdkLoad ??= Promise.all([
+const loadSdk = loadOnce(async (): Promise<Sdk> => {
+  const [s3, presigner] = await Promise.all([
     import('@aws-sdk/client-s3'),
     import('@aws-sdk/s3-request-presigner'),
-  ]).then(
-    ([s3, presigner]) => ({ ...s3, getSignedUrl: presigner.getSignedUrl }),
-    (err: unknown) => {
-      sdkLoad = null;
-      throw err;
-    },
-  );
-  return sdkLoad;
-}
+  ]);
+  return { ...s3, getSignedUrl: presigner.getSignedUrl };
+});
 
 /** An outage (or a full backend) becomes a StorageError the uploads module can answer. */
 function throwS3Error(err: unknown): never {
@@ -113,31 +107,26 @@ export function createS3Storage(
     responseChecksumValidation: 'WHEN_REQUIRED',
   };
   /** The SDK and the two clients, made on first use (tried again on the next if it failed). */
-  let clients: Promise<{ sdk: Sdk; client: S3Client; checkClient: S3Client }> | null = null;
-  const connect = () =>
-    (clients ??= loadSdk().then(
-      (sdk) => ({
-        sdk,
-        client: new sdk.S3Client({
-          ...options,
-          maxAttempts: timeouts.maxAttempts,
-          requestHandler: {
-            connectionTimeout: timeouts.connectionTimeoutMs,
-            socketTimeout: timeouts.socketTimeoutMs,
-          },
-        }),
-        // Its own client, without retries and with short timeouts (the SDK sets those per client).
-        checkClient: new sdk.S3Client({
-          ...options,
-          maxAttempts: 1,
-          requestHandler: { connectionTimeout: CHECK_TIMEOUT_MS, socketTimeout: CHECK_TIMEOUT_MS },
-        }),
+  const connect = loadOnce(async () => {
+    const sdk = await loadSdk();
+    return {
+      sdk,
+      client: new sdk.S3Client({
+        ...options,
+        maxAttempts: timeouts.maxAttempts,
+        requestHandler: {
+          connectionTimeout: timeouts.connectionTimeoutMs,
+          socketTimeout: timeouts.socketTimeoutMs,
+        },
       }),
-      (err: unknown) => {
-        clients = null;
-        throw err;
-      },
-    ));
+      // Its own client, without retries and with short timeouts (the SDK sets those per client).
+      checkClient: new sdk.S3Client({
+        ...options,
+        maxAttempts: 1,
+        requestHandler: { connectionTimeout: CHECK_TIMEOUT_MS, socketTimeout: CHECK_TIMEOUT_MS },
+      }),
+    };
+  });
   const Bucket = config.bucket;
   /** A request whose outage surfaces as a StorageError. */
   const checked = <T>(request: Promise<T>): Promise<T> => request.catch(throwS3Error);
@@ -284,7 +273,7 @@ export function createS3Storage(
 
     async close() {
       // Nothing to close when no request was ever made (or the SDK could not load).
-      const made = await clients?.catch(() => null);
+      const made = await connect.settled();
       made?.client.destroy();
       made?.checkClient.destroy();
     },

@@ -5,6 +5,7 @@ import {
   type PasswordOwner,
   type PasswordPolicy,
 } from '@sitelog/shared/password-policy';
+import { loadOnce } from '../../load-once.js';
 
 // OWASP's argon2id baseline: 19 MiB, t=2, p=1. (algorithm 2 = Argon2id; the enum is a const enum.)
 const options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
@@ -53,17 +54,10 @@ export async function passwordProblem(
  * (a few hundred ms more) is not paid at start by a server, or a test file, that never sets a
  * password.
  */
-let policy: Promise<PasswordPolicy> | null = null;
-function passwordPolicy(): Promise<PasswordPolicy> {
-  policy ??= Promise.all([
+const passwordPolicy = loadOnce(async (): Promise<PasswordPolicy> => {
+  const [common, en] = await Promise.all([
     import('@zxcvbn-ts/language-common'),
     import('@zxcvbn-ts/language-en'),
-  ]).then(
-    ([common, en]) => createPasswordPolicy({ common, en, limits }),
-    (err: unknown) => {
-      policy = null;
-      throw err;
-    },
-  );
-  return policy;
-}
+  ]);
+  return createPasswordPolicy({ common, en, limits });
+});

@@ -2,6 +2,7 @@ import { limits, type NearestPlace, type Place } from '@sitelog/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { isDatabaseUnavailable, outageReason } from '../../db/database-errors.js';
 import { nowIso, type Database } from '../../db/database.js';
+import { loadOnce } from '../../load-once.js';
 import {
   coordinateBackfillCutoff,
   fillMissingCoordinates,
@@ -49,18 +50,10 @@ function placeLabel(city: { name: string; country: string; admin1: string }): st
   return `${city.name}, ${region}${countryName(city.country)}`;
 }
 
-let gazetteer: Promise<Gazetteer> | null = null;
-
 /** The gazetteer, loaded on first use and kept; a failed load is retried on the next call. */
-function getGazetteer(): Promise<Gazetteer> {
-  gazetteer ??= loadGazetteer({ limit: limits.placeSuggestions, labelOf: placeLabel }).catch(
-    (err: unknown) => {
-      gazetteer = null;
-      throw err;
-    },
-  );
-  return gazetteer;
-}
+const getGazetteer = loadOnce(() =>
+  loadGazetteer({ limit: limits.placeSuggestions, labelOf: placeLabel }),
+);
 
 /** Starts loading the gazetteer in the background so the first keystroke does not wait for it. */
 export function warmPlaces(log: FastifyBaseLogger): void {

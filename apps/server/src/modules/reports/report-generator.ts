@@ -13,6 +13,7 @@ import { reportTypeLabels, type ReportType } from '@sitelog/shared';
 import type { Config } from '../../config.js';
 import { isDatabaseUnavailable, outageReason } from '../../db/database-errors.js';
 import { nowIso, writeTransaction, type Database } from '../../db/database.js';
+import { loadOnce } from '../../load-once.js';
 import { createLimiter } from '../../media/limiter.js';
 import { newReportKey } from '../../media/media-types.js';
 import { StorageError, type Storage } from '../../media/storage/index.js';
@@ -54,17 +55,7 @@ export interface ReportGeneratorDeps {
  * The PDF renderer, imported on the first report: pdfkit and fontkit cost ~0.3 s to load, which
  * a server (or a test file) that makes no report need not pay at start.
  */
-let renderer: Promise<typeof renderReportPdf> | null = null;
-function loadRenderer(): Promise<typeof renderReportPdf> {
-  renderer ??= import('./report-pdf.js').then(
-    (module) => module.renderReportPdf,
-    (err: unknown) => {
-      renderer = null;
-      throw err;
-    },
-  );
-  return renderer;
-}
+const loadRenderer = loadOnce(async () => (await import('./report-pdf.js')).renderReportPdf);
 
 /** A failure whose message is for the report's reader (`reports.error`), not a stack. */
 class ReportJobError extends Error {
