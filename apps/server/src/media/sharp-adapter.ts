@@ -103,15 +103,15 @@ export const sharpAdapter: ImageAdapter = {
       limitInputPixels: options.maxPixels,
       failOn: 'truncated',
     };
-    const input = sharp(source, { ...inputOptions, ignoreIcc: options.colour.ignoreIcc });
+    const { ignoreIcc, convertAfterResize } = options.colour;
+    // Converting after the resize: the input's profile is not applied on the way in, and stays
+    // on the image, which the output's transform to sRGB reads (`embedded`) once it is shrunk.
+    const input = sharp(source, { ...inputOptions, ignoreIcc: ignoreIcc || convertAfterResize });
     const shrunk = (options.upright ? input : input.rotate())
       .flatten({ background: '#ffffff' })
       .resize(fitInside(options.maxEdge))
       .timeout({ seconds: options.timeoutSeconds });
-    if (!options.colour.convertAfterResize) return toRaw(shrunk);
-    // One uncompressed TIFF in memory carries the shrunk pixels and their profile to lcms.
-    const tagged = await shrunk.keepIccProfile().tiff({ compression: 'none' }).toBuffer();
-    return toRaw(sharp(tagged, { failOn: 'truncated' }));
+    return toRaw(convertAfterResize ? shrunk.withIccProfile('srgb', { attach: false }) : shrunk);
   },
 
   async encodeJpeg(image, { quality }) {
