@@ -31,12 +31,14 @@ import {
   measured,
   millis,
   notMeasured,
+  reqPerSec,
   times,
   type Row,
 } from './table.js';
 import { fullUploads, measureUploads, quickUploads } from './uploads.js';
 import { fullViewer, measureViewer } from './viewer.js';
 import { hasBuild, initialJs, TARGET_KIB } from './web-bundle.js';
+import { fullWebFiles, measureWebFiles } from './web-files.js';
 
 const quick = process.argv.includes('--quick');
 const started = performance.now();
@@ -69,6 +71,32 @@ const http = await measureHttp(quick ? quickHttp : fullHttp, progress);
 rows.push(...http.rows);
 notes.push(...http.notes);
 rows.push(bundleRow);
+
+// 2a. The web app's largest first-load script, as the build's brotli file against compressed on
+// every request (the build without its .br/.gz). Full run only: two more app starts.
+if (quick) {
+  rows.push(
+    notMeasured(
+      "the web app's largest first-load script, br: precompressed / per request",
+      'report',
+      'full run only',
+    ),
+  );
+} else {
+  const web = await measureWebFiles(fullWebFiles, progress);
+  notes.push(web.note);
+  rows.push(
+    measured(
+      `GET /${web.file.replace(/-[\w-]+\.js$/, '-*.js')} (the build's .br), Accept-Encoding: br, gzip`,
+      {
+        value: reqPerSec(web.precompressed),
+        baseline: `compressed per request ${reqPerSec(web.onTheFly)}`,
+        ratio: times(web.ratio),
+      },
+      web.ratio,
+    ),
+  );
+}
 
 // 2b. Search latency at 10,000 and 100,000 uploads through real HTTP (issue 14), on SQLite and,
 // in the full run when a PostgreSQL server is given, on PostgreSQL. Quick: SQLite, 10,000 only.

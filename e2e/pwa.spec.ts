@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
@@ -14,6 +14,8 @@ import { createProject, expect, signIn, test, unique } from './fixtures.js';
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
 const OFFLINE_BANNER = 'You are offline. What you see was loaded earlier and may be out of date.';
+
+const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../apps/web/dist');
 
 const screenshotsDir = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -118,6 +120,39 @@ test.describe('installable app', () => {
     expect(cached).toContain('/index.html');
     expect(cached.some((url) => url.startsWith('/assets/') && url.endsWith('.js'))).toBe(true);
     expect(cached.filter((url) => /^\/(api|media)(\/|$)/.test(url))).toEqual([]);
+  });
+});
+
+test.describe('delivery', () => {
+  test("the first visit's scripts are the build's brotli files, sent as they are", async ({
+    page,
+  }) => {
+    await page.goto('/login');
+    await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
+    const scripts = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((entry) => entry as PerformanceResourceTiming)
+        .filter((entry) => new URL(entry.name).pathname.startsWith('/assets/'))
+        .filter((entry) => entry.name.endsWith('.js'))
+        .map(({ name, encodedBodySize, decodedBodySize }) => ({
+          file: new URL(name).pathname,
+          encodedBodySize,
+          decodedBodySize,
+        })),
+    );
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const { file, encodedBodySize, decodedBodySize } of scripts) {
+      const built = path.join(webDist, file);
+      expect(decodedBodySize, file).toBe(statSync(built).size);
+      // Under 1 KB a file is sent plain (the build makes no .br of it).
+      if (!existsSync(`${built}.br`)) {
+        expect(decodedBodySize, file).toBeLessThan(1024);
+        continue;
+      }
+      // The bytes that came are the build's brotli file: compressed once, at its best quality.
+      expect(encodedBodySize, file).toBe(statSync(`${built}.br`).size);
+    }
   });
 });
 

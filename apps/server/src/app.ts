@@ -193,12 +193,17 @@ async function registerWebApp(app: FastifyInstance, config: Config): Promise<voi
       index: false,
       // Our own cache headers below; the plugin's default (max-age=0) would override them.
       cacheControl: false,
+      // The build's `.br` and `.gz` of each text file (apps/web/vite.config.ts) are sent as they
+      // are; a file without them is compressed on the way out (http/compression.ts).
+      preCompressed: true,
       setHeaders: (res, file) => {
         const immutable = file.includes(`${path.sep}assets${path.sep}`);
         res.setHeader(
           'cache-control',
           immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
         );
+        // The same URL answers in br, gzip or plain: a shared cache keeps them apart.
+        res.setHeader('vary', 'accept-encoding');
       },
     });
   }

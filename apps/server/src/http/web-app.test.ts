@@ -3,17 +3,32 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestContext, type TestContext } from '../../test/helpers.js';
 
 let ctx: TestContext;
 let dist: string;
 
+/** A script with the build's `.br` (brotli 11) and `.gz` (gzip 9) beside it, as vite makes them. */
+const precompressedScript = Array.from(
+  { length: 600 },
+  (_, i) => `export const label${i} = 'Site diary entry ${i}';`,
+).join('\n');
+const brotli = (text: string, quality: number) =>
+  brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: quality } });
+const precompressedBr = brotli(precompressedScript, 11);
+const precompressedGz = gzipSync(precompressedScript, { level: 9 });
+const pageHtml = `<!doctype html><title>Sitelog</title>${'<meta name="x">'.repeat(200)}`;
+
 beforeAll(async () => {
   dist = mkdtempSync(path.join(tmpdir(), 'sitelog-dist-'));
   mkdirSync(path.join(dist, 'assets'));
-  writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Sitelog</title>');
+  writeFileSync(path.join(dist, 'index.html'), pageHtml);
+  writeFileSync(path.join(dist, 'index.html.br'), brotli(pageHtml, 11));
+  writeFileSync(path.join(dist, 'assets', 'pre-abc123.js'), precompressedScript);
+  writeFileSync(path.join(dist, 'assets', 'pre-abc123.js.br'), precompressedBr);
+  writeFileSync(path.join(dist, 'assets', 'pre-abc123.js.gz'), precompressedGz);
   writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
   writeFileSync(path.join(dist, 'sw.js'), 'self.addEventListener("fetch", () => {});');
   writeFileSync(path.join(dist, 'manifest.webmanifest'), '{"name":"Sitelog"}');
@@ -55,6 +70,51 @@ describe('serving the web app', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(res.rawPayload).toString()).toContain('export const value399');
+  });
+
+  it("sends the build's own .br and .gz of a file as they are, and the file to who takes neither", async () => {
+    // What the server would make on the fly (brotli 4) differs, so a match is the build's file.
+    expect(brotli(precompressedScript, 4).equals(precompressedBr)).toBe(false);
+    const get = (acceptEncoding?: string) =>
+      api(ctx, {
+        method: 'GET',
+        url: '/assets/pre-abc123.js',
+        headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+      });
+
+    const br = await get('gzip, deflate, br');
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.rawPayload.equals(precompressedBr)).toBe(true);
+    expect(br.headers['content-length']).toBe(String(precompressedBr.length));
+    expect(br.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+    expect(br.headers['cache-control']).toContain('immutable');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+
+    const gz = await get('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.rawPayload.equals(precompressedGz)).toBe(true);
+    expect(gz.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+
+    for (const plain of [await get(), await get('identity')]) {
+      expect(plain.statusCode).toBe(200);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(precompressedScript);
+      expect(plain.headers.vary).toMatch(/accept-encoding/i);
+    }
+  });
+
+  it("sends the build's .br of the page for a client route", async () => {
+    const page = await api(ctx, {
+      method: 'GET',
+      url: '/project/12',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(brotliDecompressSync(page.rawPayload).toString()).toBe(pageHtml);
   });
 
   it('serves the service worker as a script that is revalidated on every update check', async () => {
