@@ -87,7 +87,7 @@ if (quick) {
   notes.push(web.note);
   rows.push(
     measured(
-      `GET /${web.file.replace(/-[\w-]+\.js$/, '-*.js')} (the build's .br), Accept-Encoding: br, gzip`,
+      `GET /${web.file.replace(/-[\w-]{8}\.js$/, '-*.js')} (the build's .br), Accept-Encoding: br, gzip`,
       {
         value: reqPerSec(web.precompressed),
         baseline: `compressed per request ${reqPerSec(web.onTheFly)}`,

@@ -104,7 +104,7 @@ const pwa = VitePWA({
  * Each text file of the build also as `.br` (brotli at its best quality, 11) and `.gz` (gzip 9),
  * made once here and sent as they are by the server (@fastify/static `preCompressed`), where
  * compressing on the fly would cost CPU on every request and reach only brotli 4 (README, design
- * notes: "Precompressed web files"). From 1 KB, as the server's own threshold for these files.
+ * notes, "Per-request cost"; bench/web-files.ts). From 1 KB, the server's own threshold for them.
  */
 const precompressed = compression({
   include: /\.(js|css|html|svg|json|webmanifest)$/,
