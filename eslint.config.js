@@ -149,9 +149,9 @@ export default tseslint.config(
       globals: { ...globals.serviceworker },
     },
   },
-  // Server layers, bottom up: config and db (and errors, load-once) < media < modules (route, service,
-  // repository per domain; routes use the http helpers) < app, main, cli, sample. A layer imports
-  // only from below it, and a module reaches another module's data through that module's
+  // Server layers, bottom up: config and db (and errors, load-once) < media < modules (route,
+  // service, repository per domain; routes use the http helpers) < app, main, cli, sample. A layer
+  // imports only from below it, and a module reaches another module's data through that module's
   // service, never its repository.
   {
     files: [
