@@ -21,6 +21,14 @@ const precompressedBr = brotli(precompressedScript, 11);
 const precompressedGz = gzipSync(precompressedScript, { level: 9 });
 const pageHtml = `<!doctype html><title>Sitelog</title>${'<meta name="x">'.repeat(200)}`;
 
+/** GET `url` with the given Accept-Encoding, or without the header. */
+const getAccepting = (url: string, acceptEncoding?: string) =>
+  api(ctx, {
+    method: 'GET',
+    url,
+    headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+  });
+
 beforeAll(async () => {
   dist = mkdtempSync(path.join(tmpdir(), 'sitelog-dist-'));
   mkdirSync(path.join(dist, 'assets'));
@@ -62,11 +70,7 @@ describe('serving the web app', () => {
   });
 
   it('sends the app scripts compressed when the browser accepts it', async () => {
-    const res = await api(ctx, {
-      method: 'GET',
-      url: '/assets/big-abc123.js',
-      headers: { 'accept-encoding': 'br, gzip' },
-    });
+    const res = await getAccepting('/assets/big-abc123.js', 'br, gzip');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(res.rawPayload).toString()).toContain('export const value399');
@@ -75,12 +79,7 @@ describe('serving the web app', () => {
   it("sends the build's own .br and .gz of a file as they are, and the file to who takes neither", async () => {
     // What the server would make on the fly (brotli 4) differs, so a match is the build's file.
     expect(brotli(precompressedScript, 4).equals(precompressedBr)).toBe(false);
-    const get = (acceptEncoding?: string) =>
-      api(ctx, {
-        method: 'GET',
-        url: '/assets/pre-abc123.js',
-        headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
-      });
+    const get = (acceptEncoding?: string) => getAccepting('/assets/pre-abc123.js', acceptEncoding);
 
     const br = await get('gzip, deflate, br');
     expect(br.statusCode).toBe(200);
@@ -105,11 +104,7 @@ describe('serving the web app', () => {
   });
 
   it("sends the build's .br of the page for a client route", async () => {
-    const page = await api(ctx, {
-      method: 'GET',
-      url: '/project/12',
-      headers: { 'accept-encoding': 'br' },
-    });
+    const page = await getAccepting('/project/12', 'br');
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-encoding']).toBe('br');
     expect(page.headers['content-type']).toMatch(/text\/html/);
