@@ -3,7 +3,7 @@
 // the native one (Debian's heif-dec/heif-convert, installed by .ci/run next to heif-enc; its
 // absence fails these tests) and the WASM fallback.
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -18,7 +18,7 @@ import {
   quadrantImage,
 } from '../../test/images.js';
 import { createHeicDecoder, type ChosenHeicDecoder } from './heic-decoder.js';
-import { findHeifDecoder } from './heic-native.js';
+import { findHeifDecoder, probeHeifDecoder } from './heic-native.js';
 import { ImageError } from './image-error.js';
 import { createImageProcessor, type ImageProcessor } from './image-processor.js';
 
@@ -33,12 +33,29 @@ if (!HEIF_ENC && process.env.CI) {
   });
 }
 
-/** The quadrant picture stored upright, with an EXIF Orientation of 6 that must not be applied. */
+/**
+ * The quadrant picture stored upright (no HEIF rotation), with an EXIF Orientation of 6 that must
+ * not be applied. heif-enc since libheif 1.17 turns a JPEG's EXIF orientation into a HEIF
+ * rotation, so the picture is encoded with Orientation 1 and the tag's value is then set to 6 in
+ * the HEIC's EXIF block (little-endian TIFF, as heif-enc writes it): the same bytes whatever the
+ * encoder's version.
+ */
 async function heicWithExifOrientation(file: string): Promise<void> {
   const jpeg = `${file}.jpg`;
-  await quadrantImage(320, 240).jpeg({ quality: 95 }).withMetadata({ orientation: 6 }).toFile(jpeg);
+  await quadrantImage(320, 240).jpeg({ quality: 95 }).withMetadata({ orientation: 1 }).toFile(jpeg);
   await promisify(execFile)(HEIF_ENC ?? 'heif-enc', ['-q', '90', jpeg, '-o', file]);
   rmSync(jpeg);
+  const heic = readFileSync(file);
+  // Tag 0x0112 (Orientation), type SHORT, count 1, value 1, then 6.
+  const orientation = (value: number) => Buffer.from([0x12, 0x01, 3, 0, 1, 0, 0, 0, value, 0]);
+  const entry = heic.indexOf(orientation(1));
+  if (entry < 0) throw new Error('heif-enc kept no EXIF Orientation to change');
+  heic[entry + 8] = 6;
+  writeFileSync(file, heic);
+  // libvips reports no orientation for HEIF (it never applies EXIF's): read the EXIF itself.
+  const header = await sharp(file).metadata();
+  if (header.width !== 320 || !header.exif?.includes(orientation(6)))
+    throw new Error('not an upright 320 × 240 HEIC with EXIF Orientation 6');
 }
 
 /** The four corners of the formatted image are the quadrant colours, upright. */
@@ -123,8 +140,10 @@ describe.skipIf(!HEIF_ENC)(`HEIC decoding (skipped when ${MISSING})`, () => {
         keepAlpha: false,
       });
       const meta = await sharp(image).metadata();
+      // libheif 1.17 and later write a TIFF, older ones a JPEG (heic-native.ts).
+      const native = await probeHeifDecoder(findHeifDecoder() ?? 'heif-dec', 10_000);
       expect([meta.format, meta.width, meta.height, meta.channels]).toEqual([
-        mode === 'native' ? 'jpeg' : 'tiff',
+        mode === 'native' ? native.intermediate : 'tiff',
         320,
         240,
         3,
@@ -177,6 +196,33 @@ describe.skipIf(!HEIF_ENC)(`HEIC decoding (skipped when ${MISSING})`, () => {
     await own.decode({ ...task, maxPixels: 1000 }).catch(() => undefined);
     expect((await sharp(await own.decode(task)).metadata()).width).toBe(320);
     await own.close();
+  });
+
+  it('does not apply the EXIF orientation a native decoder copies into its JPEG', async () => {
+    // heif-convert before libheif 1.17 copied the HEIC's EXIF, Orientation included, into the
+    // upright JPEG it wrote (heif-dec 1.19 resets it to 1): a stand-in writes such a JPEG.
+    const jpeg = path.join(dir, 'upright-with-orientation-6.jpg');
+    await quadrantImage(320, 240)
+      .jpeg({ quality: 95 })
+      .withMetadata({ orientation: 6 })
+      .toFile(jpeg);
+    const binary = path.join(dir, 'copies-orientation.sh');
+    writeFileSync(
+      binary,
+      `#!/bin/sh\n[ "$1" = --list-decoders ] && exit 1\nfor last in "$@"; do :; done\ncp '${jpeg}' "$last"\n`,
+    );
+    chmodSync(binary, 0o755);
+    const processor = createImageProcessor({
+      maxPixels: MAX_PIXELS,
+      concurrency: 1,
+      heicDecoder: 'native',
+      heicBinary: binary,
+      tempDir: mkdtempSync(path.join(dir, 'orientation-temp-')),
+    });
+    const result = await processor.process(heicFile);
+    await processor.close();
+    expect([result.formatted.width, result.formatted.height]).toEqual([320, 240]);
+    await expectUprightQuadrants(result.formatted.buffer, 320, 240);
   });
 
   it('kills a native decoder that hangs, refuses the photo as corrupt and leaves no file', async () => {

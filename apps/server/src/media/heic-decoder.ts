@@ -34,9 +34,9 @@ type HeicResult =
 export interface HeicDecoder {
   /**
    * Decodes the file off the main thread into an encoded image sharp reads (an uncompressed
-   * TIFF from WASM, a q95 JPEG from the native decoder), upright (libheif applies the HEIF
-   * rotation and mirroring: any EXIF orientation must not be applied again) and carrying the
-   * photo's ICC profile. Throws ImageError `too_large` or `corrupt`.
+   * TIFF from WASM and from libheif 1.17 and later, a q95 JPEG from an older libheif), upright
+   * (libheif applies the HEIF rotation and mirroring: any EXIF orientation must not be applied
+   * again) and carrying the photo's ICC profile. Throws ImageError `too_large` or `corrupt`.
    */
   decode(task: HeicTask): Promise<Buffer>;
   /** Ends idle workers now, and busy ones as soon as their task is done. */
@@ -58,9 +58,10 @@ export interface ChosenHeicDecoder extends HeicDecoder {
  * is on PATH (looked up once per process); WASM otherwise. `native` without the binary throws,
  * so a server (or test) that asked for it cannot quietly run the slow path.
  *
- * Files with transparency or several top-level images go to WASM in every mode: the JPEG
- * intermediate has no alpha (a PNG one took 4–7 s to write for 8.5 MP, slower than WASM), and
- * heif-convert decodes every top-level image, while only the primary's size was checked.
+ * Files with transparency or several top-level images go to WASM in every mode: the native
+ * intermediate has no alpha (a PNG one took 4–7 s to write for 8.5 MP with libheif 1.15, slower
+ * than WASM), and heif-dec decodes every top-level image, while only the primary's size was
+ * checked.
  */
 export function createHeicDecoder(
   options: {
@@ -96,7 +97,7 @@ export function createHeicDecoder(
     async decode(task) {
       if (!native || task.keepAlpha || (task.pages ?? 1) > 1) return wasm.decode(task);
       try {
-        return await native.decode(task.filePath);
+        return await native.decode(task.filePath, task.icc);
       } catch (err) {
         // A binary gone since start-up or a full temp dir says nothing of the photo: WASM
         // decodes it instead.

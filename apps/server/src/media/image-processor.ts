@@ -63,6 +63,8 @@ export interface ImageProcessorOptions {
   heicDecoder?: HeicDecoderMode;
   /** Private folder for the native HEIC decoder's intermediate files (config.uploads.tempDir). */
   tempDir?: string;
+  /** The native HEIC decoder's binary; heif-dec or heif-convert on PATH when unset. */
+  heicBinary?: string;
 }
 
 export interface ImageProcessor {
@@ -97,6 +99,7 @@ export function createImageProcessor(options: ImageProcessorOptions): ImageProce
     mode: options.heicDecoder,
     parallelism: options.concurrency,
     tempDir: options.tempDir,
+    binary: options.heicBinary,
   });
   const limiter = createLimiter(options.concurrency, {
     maxQueue: options.maxQueue ?? options.concurrency * 16,
