@@ -2,7 +2,7 @@
 // wakes the worker when there is signal, and it sends what waits with the same queue logic as
 // the page, over fetch, under the same per-photo locks. Nothing here touches the DOM or
 // localStorage: the session comes from the queue's own storage.
-import { uploadSchema, type Upload } from '@sitelog/shared';
+import { uploadSchema, type Upload } from '@sitelog/shared/uploads';
 import { QUEUE_CHANNEL, withPhotoLock } from './locks';
 import { readQueueSession } from './queue-db';
 import {
