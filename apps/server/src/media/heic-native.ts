@@ -60,9 +60,9 @@ export function findOnPath(
 /**
  * libheif's HEVC decoder plugins this server picks by name, best first, where the binary lists
  * them (`heif-dec --list-decoders`). FFmpeg's decoder gives the same pixels as libde265 (libheif's
- * default) on the corpus iPhone photo, and upload to ready takes 2.1–2.4× a same-size JPEG with
- * it against 2.3–2.9× with libde265 (bench/heic.ts). Without any of them, no `-d` is passed and
- * libheif chooses.
+ * default) on the corpus iPhone photo in 0.32–0.37 s against 0.40–0.44 s, and upload to ready
+ * took 2.1–2.4× a same-size JPEG with it against 2.3–2.9× with libde265 (bench/heic.ts, both
+ * with the JPEG intermediate). Without any of them, no `-d` is passed and libheif chooses.
  */
 export const PREFERRED_HEVC_DECODERS = ['ffmpeg'] as const;
 
