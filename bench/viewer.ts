@@ -11,11 +11,11 @@
  *   Chromium (Debian's, through Playwright) pinned to CPU 1, at 1280 × 800.
  * - The photos: `count` distinct 12 MP JPEGs uploaded through `POST /api/upload/autoupload` to a
  *   project of their own, so each has a display image (the formatted rendition) of its own.
- * - A round: first the baseline, the median of 3 `fetch`es of one display image the page has
- *   never loaded (`cache: 'no-store'`, a cache-busting query, read to the end), then ArrowRight
- *   in the open viewer, timed in the page from the keydown event to the paint that shows the new
- *   slide's display image (after `img.decode()`, the next animation frame, then a message task,
- *   which runs once that frame is painted): what the user sees. The viewer preloads its
+ * - A round: first the baseline, a `fetch` of one display image the page has never loaded
+ *   (`cache: 'no-store'`, read to the end), then ArrowRight in the open viewer, timed in the page
+ *   from the keydown event to the paint that shows the new slide's display image (after
+ *   `img.decode()`, the next animation frame, then a message task, which runs once that frame is
+ *   painted): what the user sees. The viewer preloads its
  *   neighbours, so a fast viewer answers from memory.
  * - Value = median latency; ratio = median of the per-round ratios viewer / bare fetch.
  */
@@ -41,8 +41,6 @@ export interface ViewerOptions {
   rounds: number;
 }
 export const fullViewer: ViewerOptions = { rounds: 15 };
-/** Bare fetches per round, their median the round's baseline (an odd count). */
-const FETCHES_PER_ROUND = 3;
 export const quickViewer: ViewerOptions = { rounds: 5 };
 
 export interface ViewerResult {
@@ -193,17 +191,11 @@ export async function measureViewer(
       // A display image this page has not loaded: two ahead of the next one is beyond the
       // viewer's preload window only at the end, so use the bare URL with a cache-busting query.
       if (!next) throw new Error('not enough photos');
-      // The round's baseline is the median of FETCHES_PER_ROUND fetches: one loopback fetch
-      // swings by half its time with the other work on the machine, and the ratio with it.
       const bare = await page.evaluate<number>(`(async () => {
-        const times = [];
-        for (let i = 0; i < ${FETCHES_PER_ROUND}; i++) {
-          const t0 = performance.now();
-          const res = await fetch(${JSON.stringify(next.formatedLink)} + '&bench=' + Math.random(), { cache: 'no-store' });
-          await res.arrayBuffer();
-          times.push(performance.now() - t0);
-        }
-        return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+        const t0 = performance.now();
+        const res = await fetch(${JSON.stringify(next.formatedLink)} + '&bench=' + Math.random(), { cache: 'no-store' });
+        await res.arrayBuffer();
+        return performance.now() - t0;
       })()`);
       await page.evaluate('window.__benchKeydown = 0');
       await page.keyboard.press('ArrowRight');
