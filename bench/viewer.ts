@@ -181,6 +181,11 @@ export async function measureViewer(
     if (!first) throw new Error('no photos');
     await page.goto(`/project/${projectId}?photo=${first.id}`);
     await page.locator(`[role="dialog"] img[src="${first.formatedLink}"]`).waitFor();
+    // The first press is measured once the page has settled: the service worker, registered
+    // after the load event, first downloads the whole app for its precache, and a press during
+    // that was at times never seen by the viewer (its first round never painted).
+    await page.evaluate('navigator.serviceWorker.ready.then(() => undefined)');
+    await page.waitForLoadState('networkidle');
     await page.evaluate(RECORD_KEYDOWNS);
 
     const viewer: number[] = [];
