@@ -66,12 +66,12 @@ describe('the native decoder with a stand-in binary', () => {
    * A heif-dec that records each decode's arguments (one line per call), lists `listing` for
    * --list-decoders, names TIFF among its suffixes in --help when `tiff`, and otherwise copies
    * the prepared JPEG or TIFF (by the output's suffix) to its last argument, or fails when asked
-   * for the FFmpeg decoder and `ffmpegFails`.
+   * for the FFmpeg decoder and `ffmpegFails`, or always when `alwaysFails`.
    */
   function standIn(
     name: string,
     listing: string,
-    options: { ffmpegFails?: boolean; tiff?: boolean } = {},
+    options: { ffmpegFails?: boolean; alwaysFails?: boolean; tiff?: boolean } = {},
   ) {
     const binary = path.join(dir, name);
     const calls = path.join(dir, `${name}.calls`);
@@ -85,6 +85,7 @@ if [ "$1" = --list-decoders ]; then cat '${path.join(dir, `${name}.listing`)}'; 
 if [ "$1" = --help ]; then echo 'These suffixes are recognized: ${suffixes}.' >&2; exit 0; fi
 echo "$*" >> '${calls}'
 ${options.ffmpegFails ? `case " $* " in *" -d ffmpeg "*) echo 'could not decode' >&2; exit 1;; esac` : ''}
+${options.alwaysFails ? `echo 'Could not decode image: Invalid input' >&2; exit 1` : ''}
 for last in "$@"; do :; done
 cp '${dir}/decoded.'"\${last##*.}" "$last"
 `,
@@ -155,24 +156,8 @@ cp '${dir}/decoded.'"\${last##*.}" "$last"
   });
 
   it('refuses the photo as corrupt when every decoder fails, naming the error', async () => {
-    const binary = path.join(dir, 'always-fails');
-    writeFileSync(
-      binary,
-      `#!/bin/sh
-if [ "$1" = --list-decoders ]; then printf '${LISTING_WITH_FFMPEG.replaceAll('\n', '\\n')}'; exit 0; fi
-[ "$1" = --help ] && exit 1
-echo 'Could not decode image: Invalid input' >&2; exit 1
-`,
-    );
-    chmodSync(binary, 0o755);
-    const decoder = createNativeHeicDecoder({
-      binary,
-      tempDir: path.join(dir, 'fails-temp'),
-      parallelism: 1,
-    });
-    const err: unknown = await decoder
-      .decode(path.join(dir, 'photo.heic'), null)
-      .catch((e: unknown) => e);
+    const { decoder, input } = standIn('always-fails', LISTING_WITH_FFMPEG, { alwaysFails: true });
+    const err: unknown = await decoder.decode(input, null).catch((e: unknown) => e);
     expect(await decoder.abilities()).toEqual({ hevcDecoder: 'ffmpeg', intermediate: 'jpeg' });
     expect(err).toBeInstanceOf(ImageError);
     expect((err as ImageError).reason).toBe('corrupt');

@@ -88,13 +88,22 @@ export interface HeifDecoderAbilities {
   intermediate: 'tiff' | 'jpeg';
 }
 
+/** How the decoder binary is run: killed outright after `timeoutMs`, at most 1 MB of output. */
+const runOptions = (timeoutMs: number) =>
+  ({
+    timeout: timeoutMs,
+    killSignal: 'SIGKILL',
+    maxBuffer: 1024 * 1024,
+    windowsHide: true,
+  }) as const;
+
 /** What `args` prints (heif-dec prints its help on stderr), or '' without an answer in time. */
-const output = (binary: string, args: string[], timeoutMs: number) =>
+const printed = (binary: string, args: string[], timeoutMs: number) =>
   new Promise<string>((resolve) => {
     execFile(
       binary,
       args,
-      { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 1024 * 1024, windowsHide: true },
+      runOptions(timeoutMs),
       // A help screen may exit non-zero; whatever it printed still counts.
       (_err, stdout, stderr) => resolve(`${String(stdout ?? '')}${String(stderr ?? '')}`),
     );
@@ -106,8 +115,8 @@ export async function probeHeifDecoder(
   timeoutMs: number,
 ): Promise<HeifDecoderAbilities> {
   const [listing, help] = await Promise.all([
-    output(binary, ['--list-decoders'], timeoutMs),
-    output(binary, ['--help'], timeoutMs),
+    printed(binary, ['--list-decoders'], timeoutMs),
+    printed(binary, ['--help'], timeoutMs),
   ]);
   const listed = listedHevcDecoders(listing);
   return {
@@ -172,21 +181,16 @@ export function createNativeHeicDecoder(options: {
   const run = (args: string[]) =>
     new Promise<void>((resolve, reject) => {
       // An argument array and no shell: the file names are never parsed by anything.
-      execFile(
-        options.binary,
-        args,
-        { timeout, killSignal: 'SIGKILL', maxBuffer: 1024 * 1024, windowsHide: true },
-        (err, _stdout, stderr) => {
-          if (!err) return resolve();
-          // 'ENOENT', 'EACCES'…: the decoder could not be started, which says nothing of the file.
-          if (typeof err.code === 'string') return reject(new HeifDecoderUnavailable(err));
-          const killed = 'killed' in err && err.killed;
-          if (killed)
-            return reject(new DecoderTimedOut(`HEIC decoding timed out after ${timeout} ms`, err));
-          const detail = `${path.basename(options.binary)} failed: ${String(stderr).trim() || err.message}`;
-          reject(new Error(detail, { cause: err }));
-        },
-      );
+      execFile(options.binary, args, runOptions(timeout), (err, _stdout, stderr) => {
+        if (!err) return resolve();
+        // 'ENOENT', 'EACCES'…: the decoder could not be started, which says nothing of the file.
+        if (typeof err.code === 'string') return reject(new HeifDecoderUnavailable(err));
+        const killed = 'killed' in err && err.killed;
+        if (killed)
+          return reject(new DecoderTimedOut(`HEIC decoding timed out after ${timeout} ms`, err));
+        const detail = `${path.basename(options.binary)} failed: ${String(stderr).trim() || err.message}`;
+        reject(new Error(detail, { cause: err }));
+      });
     });
 
   /** Decodes into `output` with the preferred plugin, then, if that fails, with libheif's. */
