@@ -1,80 +1,59 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, signIn, test, type Account } from './fixtures.js';
-import {
-  loadWalkData,
-  openRoute,
-  signedInRoutes,
-  signedOutRoutes,
-  type SpecRoute,
-  type WalkData,
-} from './spec-routes.js';
+import { expect, signIn, test } from './fixtures.js';
+import { loadWalkData, type WalkData } from './spec-routes.js';
 import { seriousViolations } from './axe.js';
 
 /**
- * axe-core on every screen of the spec: no serious or critical violation. Desktop and (through
- * the @phone tag) 375 px; the member's view is scanned where it differs from the admin's.
- * Then a keyboard-only journey.
+ * axe-core on the states of a screen that only exist after a click: the phone's menu drawer and
+ * the photo viewer with its info. Every screen as it loads is scanned by the spec walk
+ * (e2e/walk.spec.ts), at 1280 and 375 px, as an admin and as a member. Then keyboard-only
+ * journeys.
  */
 
-for (const role of ['admin', 'member'] as const) {
-  test(`every screen passes axe as ${role} @phone`, async ({ page, admin, member, request }) => {
-    test.setTimeout(10 * 60_000);
-    const data: WalkData = await loadWalkData(request, admin, member);
-    const account: Account = role === 'admin' ? admin : member;
-    const scanned = (route: SpecRoute) =>
-      role === 'admin' ? true : route.differsByRole === true && !route.adminOnly;
-    const failures: string[] = [];
-
-    const scan = async (name: string, open: () => Promise<void>) => {
-      await test
-        .step(name, async () => {
-          await open();
-          const violations = await seriousViolations(page);
-          expect(violations, violations.join('\n')).toEqual([]);
-        })
-        .catch((error: unknown) => {
-          failures.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
-        });
-    };
-
-    if (role === 'admin') {
-      for (const route of signedOutRoutes) {
-        await scan(route.name, () => openRoute(page, route, data, account));
-      }
-    }
-    await signIn(page, account);
-    for (const route of signedInRoutes.filter(scanned)) {
-      await scan(route.name, () => openRoute(page, route, data, account));
-    }
-
-    if (role === 'admin') {
-      // The states that only exist after a click: the phone drawer and the photo viewer.
-      await scan('menu drawer (phones)', async () => {
-        await page.goto('/');
-        const toggle = page.getByRole('button', { name: 'Open menu' });
-        if (await toggle.isVisible()) {
-          await toggle.click();
-          await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
-        }
+test('the menu drawer and the photo viewer with its info pass axe @phone', async ({
+  page,
+  admin,
+  member,
+  request,
+}) => {
+  const data: WalkData = await loadWalkData(request, admin, member);
+  const failures: string[] = [];
+  const scan = async (name: string, open: () => Promise<void>) => {
+    await test
+      .step(name, async () => {
+        await open();
+        const violations = await seriousViolations(page);
+        expect(violations, violations.join('\n')).toEqual([]);
+      })
+      .catch((error: unknown) => {
+        failures.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
       });
-      await scan('photo in the full-screen viewer, with its info', async () => {
-        await page.goto(`/upload/${data.upload.id}`);
-        await page.getByRole('button', { name: `View ${data.upload.name} full screen` }).click();
-        const viewer = page.getByRole('dialog', { name: 'Photo viewer' });
-        await expect(viewer).toBeVisible();
-        const info = viewer.getByRole('complementary', { name: 'Photo info' });
-        if (!(await info.isVisible()))
-          await viewer.getByRole('button', { name: 'Show photo info' }).click();
-        await expect(info.getByRole('heading', { name: data.upload.name })).toBeVisible();
-        // Scan the settled viewer: mid fade-in, axe blends the page behind a half-clear backdrop
-        // and reports a contrast that no user sees.
-        await expect(page.locator('.yarl__portal')).toHaveCSS('opacity', '1');
-      });
-    }
+  };
 
-    expect(failures, failures.join('\n\n')).toEqual([]);
+  await signIn(page, admin);
+  await scan('menu drawer (phones)', async () => {
+    await page.goto('/');
+    const toggle = page.getByRole('button', { name: 'Open menu' });
+    if (await toggle.isVisible()) {
+      await toggle.click();
+      await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
+    }
   });
-}
+  await scan('photo in the full-screen viewer, with its info', async () => {
+    await page.goto(`/upload/${data.upload.id}`);
+    await page.getByRole('button', { name: `View ${data.upload.name} full screen` }).click();
+    const viewer = page.getByRole('dialog', { name: 'Photo viewer' });
+    await expect(viewer).toBeVisible();
+    const info = viewer.getByRole('complementary', { name: 'Photo info' });
+    if (!(await info.isVisible()))
+      await viewer.getByRole('button', { name: 'Show photo info' }).click();
+    await expect(info.getByRole('heading', { name: data.upload.name })).toBeVisible();
+    // Scan the settled viewer: mid fade-in, axe blends the page behind a half-clear backdrop
+    // and reports a contrast that no user sees.
+    await expect(page.locator('.yarl__portal')).toHaveCSS('opacity', '1');
+  });
+  expect(failures, failures.join('\n\n')).toEqual([]);
+});
 
 /** Presses Tab until `target` has the focus (at most `max` times). */
 async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {

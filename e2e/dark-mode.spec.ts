@@ -10,7 +10,9 @@ import { seriousViolations } from './axe.js';
  * Dark mode (issue 13, §5): the app follows the system's colour scheme, the profile menu's
  * System / Light / Dark choice wins over it and survives a reload, and the main screens pass axe
  * in both themes. At 1280 px and (through the @phone tag) 375 px; screenshots of the dark
- * screens go to e2e/.artifacts/screenshots/<width>/dark/<screen>.png.
+ * screens go to e2e/.artifacts/screenshots/<width>/dark/<screen>.png. In the light theme (the
+ * browser suite's default), the spec walk (e2e/walk.spec.ts) scans every screen as it loads, so
+ * here only what it does not reach is scanned: a field past its limit and the open profile menu.
  */
 
 const screenshotsDir = path.resolve(
@@ -57,9 +59,12 @@ const screens: {
   name: string;
   path: (data: WalkData) => string;
   ready: (page: Page, data: WalkData) => Promise<void>;
+  /** Scanned by the spec walk as it looks here (in the light theme, the walk's). */
+  walked: boolean;
 }[] = [
   {
     name: 'home',
+    walked: true,
     path: () => '/',
     ready: async (page) => {
       await expect(page.getByRole('heading', { level: 2, name: 'Bookmarks' })).toBeVisible();
@@ -70,6 +75,7 @@ const screens: {
   },
   {
     name: 'projects-all',
+    walked: true,
     path: () => '/projects/all',
     ready: async (page, data) => {
       await page.getByLabel('Filter projects').fill(data.project.name);
@@ -78,6 +84,7 @@ const screens: {
   },
   {
     name: 'project',
+    walked: true,
     path: (data) => `/project/${data.project.id}`,
     ready: async (page, data) => {
       await expect(page.getByRole('heading', { level: 1, name: data.project.name })).toBeVisible();
@@ -86,6 +93,7 @@ const screens: {
   },
   {
     name: 'upload',
+    walked: true,
     path: (data) => `/upload/${data.upload.id}`,
     ready: async (page, data) => {
       await expect(page.getByRole('heading', { level: 1, name: data.upload.name })).toBeVisible();
@@ -93,6 +101,7 @@ const screens: {
   },
   {
     name: 'projects-new',
+    walked: false,
     path: () => '/projects/new',
     ready: async (page) => {
       await page.getByLabel('Name').fill('N'.repeat(121));
@@ -126,11 +135,12 @@ for (const theme of ['dark', 'light'] as const) {
         const violations = await seriousViolations(page);
         if (violations.length > 0) failures.push(`${name}: ${violations.join('\n')}`);
       };
-      await scan('login');
+      if (theme === 'dark') await scan('login');
       await screenshot(page, theme, 'login');
 
       await signIn(page, admin);
       for (const screen of screens) {
+        if (theme === 'light' && screen.walked) continue;
         await page.goto(screen.path(data));
         await screen.ready(page, data);
         expect(await pageBackground(page), screen.name).toBe(
@@ -142,6 +152,8 @@ for (const theme of ['dark', 'light'] as const) {
 
       // The profile menu, open.
       await page.goto('/');
+      await expect(page.getByRole('heading', { level: 2, name: 'Bookmarks' })).toBeVisible();
+      expect(await pageBackground(page), 'home').toBe(theme === 'dark' ? DARK_PAGE : LIGHT_PAGE);
       await page.getByRole('button', { name: /^Profile menu/ }).click();
       await expect(page.getByRole('menuitemradio', { name: 'Theme: System' })).toHaveAttribute(
         'aria-checked',

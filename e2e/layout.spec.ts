@@ -1,83 +1,11 @@
-import type { Page } from '@playwright/test';
-import { expect, signIn, test, type Account } from './fixtures.js';
-import {
-  loadWalkData,
-  openRoute,
-  signedInRoutes,
-  signedOutRoutes,
-  type SpecRoute,
-  type WalkData,
-} from './spec-routes.js';
+import { expect, signIn, test } from './fixtures.js';
 
 /**
- * Phone layout (375 px): no screen of the spec scrolls sideways, the side menu is a drawer, and
- * tables too wide for the screen scroll inside their own box. Runs once, at the phone size.
+ * Phone layout (375 px): the side menu is a drawer, and tables too wide for the screen scroll
+ * inside their own box. That no screen of the spec scrolls sideways at 375 px is checked by the
+ * spec walk (e2e/walk.spec.ts, phone project) on each screen it loads.
  */
 test.use({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
-
-/** How far the page is wider than the viewport, and the widest elements sticking out. */
-const sidewaysOverflow = (page: Page) =>
-  page.evaluate(() => {
-    const width = window.innerWidth;
-    const overflow =
-      Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - width;
-    const culprits: string[] = [];
-    if (overflow > 0) {
-      for (const element of Array.from(document.querySelectorAll<HTMLElement>('body *'))) {
-        const box = element.getBoundingClientRect();
-        if (box.right <= width + 0.5 || box.width === 0) continue;
-        // Inside a box that scrolls sideways itself (a wide table): allowed.
-        let parent = element.parentElement;
-        let scrolls = false;
-        while (parent && !scrolls) {
-          const style = getComputedStyle(parent);
-          scrolls = ['auto', 'scroll'].includes(style.overflowX) && parent !== document.body;
-          parent = parent.parentElement;
-        }
-        if (scrolls) continue;
-        const label = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}.${Array.from(element.classList).slice(0, 2).join('.')}`;
-        culprits.push(`${label} right=${Math.round(box.right)}`);
-        if (culprits.length >= 5) break;
-      }
-    }
-    return { overflow, culprits };
-  });
-
-for (const role of ['admin', 'member'] as const) {
-  test(`no screen scrolls sideways at 375 px (${role})`, async ({
-    page,
-    admin,
-    member,
-    request,
-  }) => {
-    test.setTimeout(10 * 60_000);
-    const data: WalkData = await loadWalkData(request, admin, member);
-    const account: Account = role === 'admin' ? admin : member;
-    const checked = (route: SpecRoute) =>
-      role === 'admin' || (route.differsByRole === true && !route.adminOnly);
-    const failures: string[] = [];
-
-    const check = async (route: SpecRoute) => {
-      await test
-        .step(route.name, async () => {
-          await openRoute(page, route, data, account);
-          const { overflow, culprits } = await sidewaysOverflow(page);
-          expect(
-            overflow,
-            `wider than the screen by ${overflow}px: ${culprits.join(', ')}`,
-          ).toBeLessThanOrEqual(0);
-        })
-        .catch((error: unknown) => {
-          failures.push(`${route.name}: ${error instanceof Error ? error.message : String(error)}`);
-        });
-    };
-
-    if (role === 'admin') for (const route of signedOutRoutes) await check(route);
-    await signIn(page, account);
-    for (const route of signedInRoutes.filter(checked)) await check(route);
-    expect(failures, failures.join('\n\n')).toEqual([]);
-  });
-}
 
 test('the side menu is a drawer, All projects is a list of cards and tables scroll inside their box at 375 px', async ({
   page,

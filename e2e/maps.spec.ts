@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 import type { Project, Upload } from '@sitelog/shared';
-import { settleAnimations } from './axe.js';
+import { axeBuilder, settleAnimations } from './axe.js';
 import { bearer, expect, signIn, test, unique, type Account } from './fixtures.js';
 import { expectNoNetwork, stubTiles } from './map-tiles.js';
 import { gpsJpeg } from './photos.js';
@@ -78,7 +77,7 @@ async function screenshot(page: Page, name: string) {
 /** No serious or critical axe violation inside the map and its credit. */
 async function expectAccessibleMap(page: Page) {
   await settleAnimations(page);
-  const results = await new AxeBuilder({ page })
+  const results = await axeBuilder(page)
     .include('[data-map-kind]')
     .include('[data-map-attribution]')
     .analyze();

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
+import { seriousViolations } from './axe.js';
 import { artifactsDir, expect, signIn, test, type Account } from './fixtures.js';
 import {
   expectSentToLogin,
@@ -14,11 +15,17 @@ import {
 
 /**
  * The spec walk: every route of spec §2, as an admin and as a member, at 1280 px (desktop
- * project) and 375 px (phone project, via the @phone tag). Each route is loaded once; its key
- * content, tab title and image alt texts are checked, and a full-page screenshot is saved to
- * e2e/.artifacts/screenshots/<width>/<route>.png (the member's view of role-dependent screens
- * to <width>/member/<route>.png) for a reviewer to look at. The cluster config's run (through
- * nginx) saves them under e2e/.artifacts/cluster/screenshots/ instead.
+ * project) and 375 px (phone project, via the @phone tag). Each route is loaded once, and
+ * everything the suite asks of a whole screen is checked on that one load:
+ * - its key content, tab title and image alt texts, no error page and no uncaught error;
+ * - no serious or critical axe violation (the member's view where it differs from the admin's);
+ * - at 375 px, no sideways scrolling (the same screens);
+ * - a full-page screenshot to e2e/.artifacts/screenshots/<width>/<route>.png (the member's view
+ *   of role-dependent screens to <width>/member/<route>.png) for a reviewer to look at. The
+ *   cluster config's run (through nginx) saves them under e2e/.artifacts/cluster/screenshots/.
+ * The walk, the axe scan (e2e/a11y.spec.ts) and the phone layout check (e2e/layout.spec.ts) were
+ * three walks, each loading every screen again: with one load each, those files and the dark-mode
+ * spec took 494 s here instead of 622 s (2026-11-28, nothing else running).
  */
 
 const screenshotsDir = path.join(artifactsDir, 'screenshots');
@@ -30,6 +37,37 @@ const imagesWithoutAlt = (page: Page) =>
       .filter((img) => !img.hasAttribute('alt'))
       .map((img) => img.src),
   );
+
+/**
+ * How far the page is wider than the viewport, and the widest elements sticking out (a box that
+ * scrolls sideways itself, such as a wide table's, may be wider).
+ */
+const sidewaysOverflow = (page: Page) =>
+  page.evaluate(() => {
+    const width = window.innerWidth;
+    const overflow =
+      Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - width;
+    const culprits: string[] = [];
+    if (overflow > 0) {
+      for (const element of Array.from(document.querySelectorAll<HTMLElement>('body *'))) {
+        const box = element.getBoundingClientRect();
+        if (box.right <= width + 0.5 || box.width === 0) continue;
+        // Inside a box that scrolls sideways itself (a wide table): allowed.
+        let parent = element.parentElement;
+        let scrolls = false;
+        while (parent && !scrolls) {
+          const style = getComputedStyle(parent);
+          scrolls = ['auto', 'scroll'].includes(style.overflowX) && parent !== document.body;
+          parent = parent.parentElement;
+        }
+        if (scrolls) continue;
+        const label = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}.${Array.from(element.classList).slice(0, 2).join('.')}`;
+        culprits.push(`${label} right=${Math.round(box.right)}`);
+        if (culprits.length >= 5) break;
+      }
+    }
+    return { overflow, culprits };
+  });
 
 async function screenshot(page: Page, role: 'admin' | 'member', route: SpecRoute) {
   if (role === 'member' && !route.differsByRole) return;
@@ -49,7 +87,7 @@ async function screenshot(page: Page, role: 'admin' | 'member', route: SpecRoute
 }
 
 for (const role of ['admin', 'member'] as const) {
-  test(`walks every route of the spec as ${role} @phone`, async ({
+  test(`walks every route of the spec as ${role}: content, axe, no sideways scroll @phone`, async ({
     page,
     admin,
     member,
@@ -59,9 +97,19 @@ for (const role of ['admin', 'member'] as const) {
     test.setTimeout(10 * 60_000);
     const data: WalkData = await loadWalkData(request, admin, member);
     const account: Account = role === 'admin' ? admin : member;
+    const phone = (page.viewportSize()?.width ?? Infinity) <= 375;
     const failures: string[] = [];
 
-    const visit = async (route: SpecRoute) => {
+    /*
+     * Whether the screen is scanned (axe, and sideways scrolling on a phone) in this walk: every
+     * screen in the admin's; in the member's only those that differ by role (the signed-out
+     * screens and the rest look the same, and an admin-only route sends a member to the login
+     * page, which the admin's walk scans).
+     */
+    const scanned = (route: SpecRoute, signedIn: boolean) =>
+      role === 'admin' || (signedIn && route.differsByRole === true && !route.adminOnly);
+
+    const visit = async (route: SpecRoute, signedIn: boolean) => {
       const errorsBefore = pageErrors.length;
       await test
         .step(route.name, async () => {
@@ -73,6 +121,17 @@ for (const role of ['admin', 'member'] as const) {
           }
           expect(await imagesWithoutAlt(page), 'images without alt text').toEqual([]);
           await expect(page.getByRole('heading', { name: 'Something went wrong' })).toHaveCount(0);
+          if (scanned(route, signedIn)) {
+            const violations = await seriousViolations(page);
+            expect(violations, `axe: ${violations.join('\n')}`).toEqual([]);
+            if (phone) {
+              const { overflow, culprits } = await sidewaysOverflow(page);
+              expect(
+                overflow,
+                `wider than the screen by ${overflow}px: ${culprits.join(', ')}`,
+              ).toBeLessThanOrEqual(0);
+            }
+          }
           await screenshot(page, role, route);
           expect(
             pageErrors.slice(errorsBefore).map((error) => error.message),
@@ -81,13 +140,13 @@ for (const role of ['admin', 'member'] as const) {
         })
         .catch((error: unknown) => {
           const message = error instanceof Error ? error.message : String(error);
-          failures.push(`${route.name}: ${message.split('\n').slice(0, 6).join('\n')}`);
+          failures.push(`${route.name}: ${message.split('\n').slice(0, 12).join('\n')}`);
         });
     };
 
-    for (const route of signedOutRoutes) await visit(route);
+    for (const route of signedOutRoutes) await visit(route, false);
     await signIn(page, account);
-    for (const route of signedInRoutes) await visit(route);
+    for (const route of signedInRoutes) await visit(route, true);
 
     // Every route is walked even when one fails, so a run lists all broken screens at once.
     expect(failures, failures.join('\n\n')).toEqual([]);
