@@ -106,14 +106,14 @@ const suites = [
   {
     name: 'server',
     label: 'server suite on SQLite',
-    ...vitest('server'),
+    ...vitest('server', 'server-own-modules'),
     env: { TEST_DB: 'sqlite' },
     precheck: () => (ci ? corpusProblem() : null),
   },
   {
     name: 'server-pg',
     label: 'server suite on PostgreSQL',
-    ...vitest('server'),
+    ...vitest('server', 'server-own-modules'),
     env: { TEST_DB: 'postgres' },
     skip: () => (process.env.TEST_DATABASE_URL ? null : 'TEST_DATABASE_URL is not set'),
     precheck: () => (ci ? corpusProblem() : null),
