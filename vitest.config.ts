@@ -12,6 +12,13 @@ const serverDir = path.join(root, 'apps', 'server');
 const databaseMarks = /\b(TEST_DB|TEST_DATABASE_URL|testDialect|createTestContext)\b/;
 const relativeImport = /(?:\bfrom|\bimport\s*\(?|vi\.mock\()\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
+/** The server's test files (absolute paths). */
+function serverTestFiles(): string[] {
+  return readdirSync(serverDir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.test.ts') && !file.includes('node_modules'))
+    .map((file) => path.join(serverDir, file));
+}
+
 /**
  * The server's test files whose outcome cannot depend on TEST_DB: neither they nor anything they
  * import (following relative imports) names the suite's database choice.
@@ -42,21 +49,21 @@ function dialectIndependentServerTests(): string[] {
     }
     return false;
   };
-  return readdirSync(serverDir, { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.test.ts') && !file.includes('node_modules'))
-    .map((file) => path.join(serverDir, file))
-    .filter((file) => !reachesDatabase(file));
+  return serverTestFiles().filter((file) => !reachesDatabase(file));
 }
 
+/** What marks a test file as mocking a module (vi.mock is hoisted; vi.doMock is not). */
+const moduleMocks = /\bvi\.(mock|doMock)\(/;
+
 /*
- * Server test files that mock a module with vi.mock: in a shared module registry the mock would
- * not reach a module another file has already loaded, or would leak into the files after it. They
- * run isolated, in the `server-own-modules` project; the rest share one registry per worker.
+ * The server test files that mock a module, relative to the root: in a shared module registry the
+ * mock would not reach a module another file has already loaded, or would leak into the files
+ * after it. They run isolated, in the `server-own-modules` project; the rest share one registry
+ * per worker. Found by their text, so a new file that mocks is isolated without a list to keep.
  */
-const serverTestsWithOwnModules = [
-  'apps/server/test/authorization-matrix.test.ts',
-  'apps/server/src/modules/comments/comments.atomic.test.ts',
-];
+const serverTestsWithOwnModules = serverTestFiles()
+  .filter((file) => moduleMocks.test(readFileSync(file, 'utf8')))
+  .map((file) => path.relative(root, file));
 
 /*
  * The server's test settings, for both of its projects. The server suite runs twice in
@@ -95,8 +102,8 @@ export default defineConfig({
            * about 1.4 s per file (import 134 s of the SQLite run's 324 s here; 211 s shared, and
            * PostgreSQL 240 s). Files build their own app, database and storage
            * (createTestContext), and the server's module state is memoization only (HMAC keys,
-           * fonts, the gazetteer); a file that mocks a module is listed in
-           * serverTestsWithOwnModules and runs isolated.
+           * fonts, the gazetteer); a file that mocks a module runs isolated
+           * (serverTestsWithOwnModules).
            */
           isolate: false,
         },
