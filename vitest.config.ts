@@ -12,12 +12,10 @@ const serverDir = path.join(root, 'apps', 'server');
 const databaseMarks = /\b(TEST_DB|TEST_DATABASE_URL|testDialect|createTestContext)\b/;
 const relativeImport = /(?:\bfrom|\bimport\s*\(?|vi\.mock\()\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
-/** The server's test files (absolute paths). */
-function serverTestFiles(): string[] {
-  return readdirSync(serverDir, { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.test.ts') && !file.includes('node_modules'))
-    .map((file) => path.join(serverDir, file));
-}
+/** The server's test files (absolute paths), listed once for the checks below. */
+const serverTestFiles = readdirSync(serverDir, { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.test.ts') && !file.includes('node_modules'))
+  .map((file) => path.join(serverDir, file));
 
 /**
  * The server's test files whose outcome cannot depend on TEST_DB: neither they nor anything they
@@ -49,7 +47,7 @@ function dialectIndependentServerTests(): string[] {
     }
     return false;
   };
-  return serverTestFiles().filter((file) => !reachesDatabase(file));
+  return serverTestFiles.filter((file) => !reachesDatabase(file));
 }
 
 /** What marks a test file as mocking a module (vi.mock is hoisted; vi.doMock is not). */
@@ -61,7 +59,7 @@ const moduleMocks = /\bvi\.(mock|doMock)\(/;
  * after it. They run isolated, in the `server-own-modules` project; the rest share one registry
  * per worker. Found by their text, so a new file that mocks is isolated without a list to keep.
  */
-const serverTestsWithOwnModules = serverTestFiles()
+const serverTestsWithOwnModules = serverTestFiles
   .filter((file) => moduleMocks.test(readFileSync(file, 'utf8')))
   .map((file) => path.relative(root, file));
 
